@@ -1,0 +1,151 @@
+"""Diagnostics: the catalogue of codes and their rendering (text like rustc/ruff, or JSON).
+
+The catalogue is part of the contract with the in-world compiler: the generated C#
+reports the same code, position and message text for the first error.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import asdict, dataclass, field
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Kind:
+    code: str
+    severity: Severity
+    template: str  # str.format template; fields named in braces
+    summary: str
+
+
+def _k(code: str, template: str, summary: str) -> Kind:
+    sev = Severity.ERROR if code.startswith("E") else Severity.WARNING
+    return Kind(code, sev, template, summary)
+
+
+#: Every diagnostic psl can report. Order of stages (which error is "first"):
+#: lexical (E001-E002), nesting/size (E003-E004), syntax (E005-E006),
+#: semantic (E010-E020, earliest position first), program limits (E030-E031).
+CATALOGUE: dict[str, Kind] = {k.code: k for k in (
+    _k("E001", "unexpected character {char}", "a character that is not part of PSL"),
+    _k("E002", "invalid number '{text}'", "a number with more than one '.'"),
+    _k("E003", "nesting too deep: more than {limit} open brackets",
+       "more nested ( and { than the compiler allows"),
+    _k("E004", "program text too long: {count} {what} (limit {limit})",
+       "source longer than the in-world compiler accepts"),
+    _k("E005", "expected {expected}, found {found}", "syntax error"),
+    _k("E006", "unexpected end of program: expected {expected}", "syntax error at the end"),
+    _k("E010", "undefined function '{name}'", "call of a function that does not exist"),
+    _k("E011", "'{name}' takes {expected} argument{s}, got {got}", "wrong argument count"),
+    _k("E012", "recursive call: {cycle}", "functions cannot call themselves, even indirectly"),
+    _k("E013", "'{name}' is a builtin function and cannot be redefined",
+       "a function named like a builtin"),
+    _k("E014", "function '{name}' is already defined at line {line}", "two functions, one name"),
+    _k("E015", "functions can only be defined at the top level",
+       "`fun` inside a block"),
+    _k("E016", "invalid swizzle '.{text}': use letters from xyzw or rgba",
+       "swizzle with other letters"),
+    _k("E017", "swizzle '.{text}' is too long: at most 4 letters", "swizzle longer than 4"),
+    _k("E018", "cannot assign to {what}", "unknown assignment form"),
+    _k("E030", "program too large: {count} instructions after inlining (limit {limit})",
+       "more instructions than the VM holds"),
+    _k("E031", "too many variables: {count} registers after inlining (limit {limit})",
+       "more variables than the VM has registers"),
+    _k("W001", "swizzle '.{text}' mixes xyzw and rgba letters", "mixed swizzle sets"),
+    _k("W002", "variable '{name}' is assigned but never read", "unused variable"),
+    _k("W003", "'{name}' is a function name used as a variable", "function name as variable"),
+    _k("W004", "the program has no final value: every pixel will be black",
+       "no final expression"),
+    _k("W005", "a value left inside {what} does not return from the function; it stays on the stack",
+       "return inside if/while"),
+)}
+
+
+@dataclass(frozen=True)
+class Span:
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    end_line: int = 0
+    end_column: int = 0
+
+    @staticmethod
+    def start() -> Span:
+        return Span(1, 1, 1, 1)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    span: Span
+    message: str
+    hint: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def severity(self) -> Severity:
+        return CATALOGUE[self.code].severity
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def as_dict(self, path: str = "") -> dict[str, object]:
+        d: dict[str, object] = {
+            "path": path,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line or self.span.line,
+            "end_column": self.span.end_column or self.span.column,
+        }
+        if self.hint:
+            d["hint"] = self.hint
+        return d
+
+
+def make(code: str, span: Span, hint: str = "", **fields: object) -> Diagnostic:
+    kind = CATALOGUE[code]
+    return Diagnostic(code, span, kind.template.format(**fields), hint)
+
+
+class PslError(Exception):
+    """Raised by library entry points when a program has errors; carries all diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        first = next((d for d in diagnostics if d.is_error), diagnostics[0])
+        super().__init__(f"{first.span.line}:{first.span.column}: {first.message}")
+
+
+def render_text(diag: Diagnostic, source: str, path: str) -> str:
+    """`path:line:col: error[E012]: message`, then the source line and a caret."""
+    sev = diag.severity.value
+    out = [f"{path}:{diag.span.line}:{diag.span.column}: {sev}[{diag.code}]: {diag.message}"]
+    lines = source.splitlines()
+    if 1 <= diag.span.line <= len(lines):
+        text = lines[diag.span.line - 1].replace("\t", " ")
+        gutter = str(diag.span.line)
+        width = 1
+        if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
+            width = diag.span.end_column - diag.span.column
+        out.append(f"{' ' * len(gutter)} |")
+        out.append(f"{gutter} | {text}")
+        out.append(f"{' ' * len(gutter)} | {' ' * (diag.span.column - 1)}{'^' * width}")
+    if diag.hint:
+        out.append(f"  = help: {diag.hint}")
+    return "\n".join(out)
+
+
+def render_json(items: list[tuple[str, Diagnostic]]) -> str:
+    return json.dumps([d.as_dict(path) for path, d in items], indent=2)
+
+
+__all__ = ["CATALOGUE", "Diagnostic", "Kind", "PslError", "Severity", "Span", "asdict", "make"]

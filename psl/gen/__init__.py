@@ -1,0 +1,1 @@
+"""Generators: Jinja templates rendered from the registry (one module per target)."""

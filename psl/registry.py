@@ -1,0 +1,235 @@
+"""The one table of PSL facts: opcodes, operators, limits and builtins (SPEC §5, §8).
+
+Every other part of psl — the compiler, the reference VM, the generated C# and HLSL,
+the docs and editor grammars — reads these definitions. No other file may repeat the
+numbers below; import them instead.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Op(enum.IntEnum):
+    """Instruction opcodes (SPEC §5). Slot 2k holds (op, NaN, NaN, NaN)."""
+
+    END = 0
+    PUSHCONST = 1
+    PUSHVAR = 2
+    BINOP = 3
+    UNOP = 4
+    CALL = 5
+    SETVAR = 6
+    JUMP = 7
+    CONDJUMP = 8
+
+
+@dataclass(frozen=True)
+class BinaryOperator:
+    symbol: str
+    id: int
+    doc: str
+
+
+#: BINOP operand ids, in id order.
+BINARY_OPERATORS: tuple[BinaryOperator, ...] = (
+    BinaryOperator("+", 1, "addition"),
+    BinaryOperator("-", 2, "subtraction"),
+    BinaryOperator("*", 3, "multiplication"),
+    BinaryOperator("/", 4, "division"),
+    BinaryOperator("<", 5, "less than (1.0 or 0.0)"),
+    BinaryOperator(">", 6, "greater than (1.0 or 0.0)"),
+    BinaryOperator("==", 7, "equal (1.0 or 0.0)"),
+    BinaryOperator("<=", 8, "less or equal (1.0 or 0.0)"),
+    BinaryOperator(">=", 9, "greater or equal (1.0 or 0.0)"),
+    BinaryOperator("!=", 10, "not equal (1.0 or 0.0)"),
+    BinaryOperator("&&", 11, "logical and (lane true when != 0, NaN is true)"),
+    BinaryOperator("||", 12, "logical or (lane true when != 0, NaN is true)"),
+)
+BINOP_BY_SYMBOL: dict[str, BinaryOperator] = {b.symbol: b for b in BINARY_OPERATORS}
+BINOP_BY_ID: dict[int, BinaryOperator] = {b.id: b for b in BINARY_OPERATORS}
+
+
+@dataclass(frozen=True)
+class UnaryOperator:
+    symbol: str
+    code: int  # the UNOP operand is the ASCII code of the operator
+    doc: str
+
+
+UNARY_OPERATORS: tuple[UnaryOperator, ...] = (
+    UnaryOperator("-", ord("-"), "negation"),
+    UnaryOperator("!", ord("!"), "logical not: 1.0 where the lane is 0, else 0.0"),
+    UnaryOperator("+", ord("+"), "no-op"),
+)
+UNOP_BY_SYMBOL: dict[str, UnaryOperator] = {u.symbol: u for u in UNARY_OPERATORS}
+UNOP_BY_CODE: dict[int, UnaryOperator] = {u.code: u for u in UNARY_OPERATORS}
+
+#: Compound assignment operators map to the binary operator they apply.
+COMPOUND_ASSIGN: dict[str, str] = {"+=": "+", "-=": "-", "*=": "*", "/=": "/"}
+#: `x++` / `x--` add or subtract the constant 1.
+INCREMENT: dict[str, str] = {"++": "+", "--": "-"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    instructions: int = 2046
+    slots: int = 4092
+    registers: int = 256
+    stack: int = 128
+    jumps: int = 2000
+    upload_arrays: int = 4  # _Program0.._Program3
+    upload_array_length: int = 1023  # float4 per material array
+    # Bounds that keep the in-world compiler's work finite; psl enforces the same ones so
+    # both compilers accept exactly the same programs.
+    source_chars: int = 32768
+    tokens: int = 16384
+    nesting: int = 64  # open ( and { at any point
+
+
+LIMITS = Limits()
+
+#: Bit pattern of the padding NaN written into unused lanes of a used slot.
+PAD_NAN_BITS = 0xFFC00000
+
+
+class ResultDim(enum.Enum):
+    """How a builtin sets the dimension (sentinel lanes) of its result."""
+
+    LARGEST = "largest"  # restore(result, mask(largest argument dimension))
+    FIXED = "fixed"  # the builtin writes its own sentinels; result has `dim` lanes
+    FULL = "full"  # a full float4 (no sentinels)
+    MASK = "mask"  # as many lanes as the swizzle mask has (swizzle only)
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str  # lower case; the language matches builtin names case-insensitively
+    id: int
+    arity: int
+    pad: bool  # cast every argument to the largest argument dimension first
+    result: ResultDim
+    dim: int  # result dimension for FIXED/FULL; 0 for LARGEST (depends on arguments)
+    doc: str
+    extension: str = ""  # "" for core builtins, "audiolink" for ids 65-75
+    internal: bool = False  # emitted by the compiler, not meant to be called by name
+
+
+def _b(name: str, id_: int, arity: int, pad: bool, result: ResultDim, dim: int, doc: str,
+       **kw: object) -> Builtin:
+    return Builtin(name, id_, arity, pad, result, dim, doc, **kw)  # type: ignore[arg-type]
+
+
+L, F, W = ResultDim.LARGEST, ResultDim.FIXED, ResultDim.FULL
+
+BUILTINS: tuple[Builtin, ...] = (
+    _b("log", 1, 1, False, L, 0, "natural logarithm, per lane"),
+    _b("log2", 2, 1, False, L, 0, "base-2 logarithm, per lane"),
+    _b("sin", 3, 1, False, L, 0, "sine (radians), per lane"),
+    _b("cos", 4, 1, False, L, 0, "cosine (radians), per lane"),
+    _b("tan", 5, 1, False, L, 0, "tangent (radians), per lane"),
+    _b("asin", 6, 1, False, L, 0, "arc sine, per lane"),
+    _b("acos", 7, 1, False, L, 0, "arc cosine, per lane"),
+    _b("atan", 8, 1, False, L, 0, "arc tangent, per lane"),
+    _b("pow", 9, 2, False, L, 0, "a raised to b, per lane; not padded: pow(v3, 2) is (v.x^2, 1, 1)"),
+    _b("exp", 10, 1, False, L, 0, "e raised to a, per lane"),
+    _b("exp2", 11, 1, False, L, 0, "2 raised to a, per lane"),
+    _b("sqrt", 12, 1, False, L, 0, "square root, per lane"),
+    _b("rsqrt", 13, 1, False, L, 0, "reciprocal square root, per lane"),
+    _b("abs", 14, 1, False, L, 0, "absolute value, per lane"),
+    _b("sign", 15, 1, False, L, 0, "sign (-1, 0 or 1), per lane"),
+    _b("floor", 16, 1, False, L, 0, "round down, per lane"),
+    _b("ceil", 17, 1, False, L, 0, "round up, per lane"),
+    _b("frac", 18, 1, False, L, 0, "fractional part a - floor(a), per lane"),
+    _b("mod", 19, 2, True, L, 0, "a - b * floor(a / b), per lane"),
+    _b("min", 20, 2, True, L, 0, "smaller of a and b, per lane"),
+    _b("max", 21, 2, True, L, 0, "larger of a and b, per lane"),
+    _b("clamp", 22, 3, True, L, 0, "min(max(a, b), c), per lane"),
+    _b("lerp", 23, 3, True, L, 0, "a + (b - a) * c, per lane"),
+    _b("step", 24, 2, True, L, 0, "1 where b >= a else 0, per lane"),
+    _b("smoothstep", 25, 3, True, L, 0, "Hermite step of c between edges a and b, per lane"),
+    _b("float2", 26, 2, False, F, 2, "builds (a.x, b.x)"),
+    _b("float3", 27, 3, False, F, 3, "builds (a.x, b.x, c.x)"),
+    _b("float4", 28, 4, False, F, 4, "builds (a.x, b.x, c.x, d.x)"),
+    _b("swizzle", 29, 2, False, ResultDim.MASK, 0, "lane k = a[b_k - 1] where b_k > 0 (emitted for `.xyzw`)",
+       internal=True),
+    _b("uv", 30, 0, False, F, 2, "the pixel's texture coordinate (u, v)"),
+    _b("xy", 31, 0, False, F, 2, "(20u - 10, 20v - 10)"),
+    _b("time", 32, 0, False, W, 4, "(t/20, t, 2t, 3t) with t in seconds"),
+    _b("round", 33, 1, False, W, 4,
+       "round half to even, per lane; unused lanes become 0 (the original's behaviour)"),
+    _b("dot", 34, 2, True, F, 1, "dot product of the four lanes"),
+    _b("cross", 35, 2, True, F, 3, "cross product of a.xyz and b.xyz"),
+    _b("distance", 36, 2, True, F, 1, "length(a - b)"),
+    _b("normalize", 37, 1, False, L, 0, "a / length(a)"),
+    _b("length", 38, 1, False, F, 1, "Euclidean length"),
+    _b("reflect", 39, 2, True, L, 0, "a - 2 dot(a, b) b"),
+    _b("refract", 40, 3, True, L, 0, "refraction of a through normal b with index ratio c.x"),
+    _b("self", 41, 1, False, W, 4, "the previous frame's output sampled at a.xy"),
+    _b("resolution", 42, 0, False, F, 2, "(width, height) of the screen in pixels"),
+    _b("button", 43, 0, False, W, 4, "(use, jump, grab, drop) pressed flags"),
+    _b("axis", 44, 0, False, W, 4, "(move h, move v, look h, look v)"),
+    _b("camera", 45, 1, False, F, 3, "the camera texture's rgb at a.xy"),
+    _b("deltatime", 46, 0, False, W, 4, "(dt, 1/dt, smooth dt, 1/smooth dt)"),
+    _b("video", 47, 1, False, F, 3, "the video player texture's rgb at a.xy"),
+    _b("all", 48, 1, False, F, 1, "1 if every used lane is non-zero, else 0"),
+    _b("any", 49, 1, False, F, 1, "1 if any lane is non-zero, else 0"),
+    _b("audiolinkgetversion", 65, 0, False, F, 1, "AudioLink version number",
+       extension="audiolink"),
+    _b("audiolinkdata", 66, 1, False, W, 4, "AudioLink texel at integer coordinate a.xy",
+       extension="audiolink"),
+    _b("audiolinkdatamultiline", 67, 1, False, W, 4,
+       "AudioLink texel at a.xy, wrapping across lines", extension="audiolink"),
+    _b("audiolinklerp", 68, 1, False, W, 4, "AudioLink texels interpolated at fractional a.xy",
+       extension="audiolink"),
+    _b("audiolinklerpmultiline", 69, 1, False, W, 4,
+       "AudioLink interpolated at a.xy, wrapping across lines", extension="audiolink"),
+    _b("audiolinkdecodedataasseconds", 70, 1, False, F, 1,
+       "AudioLink data at a.xy decoded as seconds", extension="audiolink"),
+    _b("audiolinkgetamplitudeatfrequency", 71, 1, False, F, 1,
+       "AudioLink amplitude at frequency a.x (Hz)", extension="audiolink"),
+    _b("audiolinkgetamplitudeatnote", 72, 2, False, F, 1,
+       "AudioLink amplitude at octave a.x, note b.x", extension="audiolink"),
+    _b("audiolinkgetchronotime", 73, 2, False, F, 1,
+       "AudioLink chronotensity time for index a.x, band b.x", extension="audiolink"),
+    _b("audiolinkgetchronotimenormalized", 74, 3, False, F, 1,
+       "AudioLink chronotensity time for a.x, b.x normalised by speed c.x",
+       extension="audiolink"),
+    _b("audiolinkgetchronotimeinterval", 75, 4, False, F, 1,
+       "AudioLink chronotensity time for a.x, b.x in interval c.x..d.x", extension="audiolink"),
+)
+
+BUILTIN_BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
+BUILTIN_BY_ID: dict[int, Builtin] = {b.id: b for b in BUILTINS}
+
+#: The compiler emits this builtin for `e.sw` swizzles.
+SWIZZLE = BUILTIN_BY_NAME["swizzle"]
+
+#: Swizzle letters and their lane numbers (1-based, as written into masks).
+SWIZZLE_LANES: dict[str, int] = {
+    "x": 1, "y": 2, "z": 3, "w": 4,
+    "r": 1, "g": 2, "b": 3, "a": 4,
+}
+SWIZZLE_SETS: tuple[str, str] = ("xyzw", "rgba")
+MAX_SWIZZLE = 4
+
+KEYWORDS: tuple[str, ...] = ("fun", "let", "set", "if", "else", "while", "for", "return")
+
+
+def lookup_builtin(name: str) -> Builtin | None:
+    """Builtin names match case-insensitively (SPEC §3)."""
+    return BUILTIN_BY_NAME.get(name.lower())
+
+
+def validate() -> None:
+    """Registry invariants; the test suite calls this."""
+    ids = [b.id for b in BUILTINS]
+    names = [b.name for b in BUILTINS]
+    assert len(set(ids)) == len(ids), "duplicate builtin id"
+    assert len(set(names)) == len(names), "duplicate builtin name"
+    for b in BUILTINS:
+        assert 1 <= b.id <= 255 and b.name.isidentifier() and b.name == b.name.lower()
+        assert b.name not in KEYWORDS
+        assert (b.dim == 0) == (b.result in (ResultDim.LARGEST, ResultDim.MASK))
+        assert b.extension or 1 <= b.id <= 64, "core builtins take ids 1-64"
