@@ -1,0 +1,102 @@
+"""Reference compiler: source -> AST -> analysis -> labelled code -> inlined, linked,
+register-allocated program (SPEC §5-6; contract in docs/compiler-contract.md)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+
+from psl.analysis import analyse
+from psl.compiler import codegen, link
+from psl.compiler.program import Instruction, Program, decode, instruction
+from psl.diagnostics import Diagnostic, PslError, Span, make
+from psl.registry import LIMITS, Op
+from psl.syntax import ast
+from psl.syntax.parser import parse
+
+__all__ = ["CompileResult", "Instruction", "Program", "check_source", "compile_source",
+           "decode", "instruction"]
+
+# Brackets nest at most LIMITS.nesting deep and operator chains are flat, so the passes
+# need a few hundred frames at most; leave headroom over Python's default of 1000.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 4000))
+
+
+@dataclass
+class CompileResult:
+    program: Program | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ast: ast.Program | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.program is not None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    def unwrap(self) -> Program:
+        if self.program is None:
+            raise PslError(self.diagnostics)
+        return self.program
+
+
+def check_source(source: str) -> CompileResult:
+    """Front end and analysis only (no code): diagnostics for `psl check`."""
+    return _compile(source, generate=False)
+
+
+def compile_source(source: str) -> CompileResult:
+    return _compile(source, generate=True)
+
+
+def _compile(source: str, generate: bool) -> CompileResult:
+    parsed = parse(source)
+    if parsed.program is None:
+        return CompileResult(None, parsed.diagnostics)
+    tree = parsed.program
+    analysis = analyse(tree)
+    diags = list(analysis.diagnostics)
+    if analysis.errors:
+        return CompileResult(None, diags, tree)
+    functions = {
+        name: link.Function(name, tuple(p.text for p in f.params),
+                            codegen.generate(f.body, analysis.functions))
+        for name, f in analysis.functions.items()
+    }
+    top = codegen.generate(tree.body, analysis.functions)
+    size = link.inlined_size(top, functions)
+    if size > LIMITS.instructions:
+        diags.insert(0, make("E030", Span.start(), count=size, limit=LIMITS.instructions,
+                             hint="functions are inlined at every call; call big ones less"))
+        return CompileResult(None, diags, tree)
+    linked = link.allocate_and_link(link.inline(top, functions))
+    if len(linked.registers) > LIMITS.registers:
+        diags.insert(0, make("E031", Span.start(), count=len(linked.registers),
+                             limit=LIMITS.registers))
+        return CompileResult(None, diags, tree)
+    if not generate:
+        return CompileResult(None, diags, tree) if False else _result(linked, diags, tree)
+    return _result(linked, diags, tree)
+
+
+def _result(linked: link.Linked, diags: list[Diagnostic], tree: ast.Program) -> CompileResult:
+    out: list[Instruction] = []
+    for ins in linked.code:
+        op = ins.op
+        if op == Op.PUSHCONST:
+            out.append(instruction(op, *ins.value))
+        elif op == Op.PUSHVAR:
+            out.append(instruction(op, ins.name))  # type: ignore[arg-type]
+        elif op == Op.SETVAR:
+            out.append(instruction(op, ins.name, ins.mask or math.nan))  # type: ignore[arg-type]
+        elif op in (Op.BINOP, Op.UNOP, Op.CALL):
+            out.append(instruction(op, ins.code))
+        else:
+            out.append(instruction(op, ins.label))
+    variables = {reg: (name if fn == link.TOP else f"{fn}.{name}")
+                 for (fn, name), reg in linked.registers.items()}
+    program = Program(out, registers=len(linked.registers), variables=variables)
+    return CompileResult(program, diags, tree)

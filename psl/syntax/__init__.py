@@ -1,0 +1,1 @@
+"""Front end: Lark grammar, typed AST and the parser that builds it."""

@@ -1,0 +1,231 @@
+"""Source text -> AST, with the lexical, size, nesting and syntax checks of the contract
+(docs/compiler-contract.md, stages 1-4). Never raises for bad input: returns diagnostics.
+
+The AST is built by an inline Lark transformer while the LALR parser reduces, so building
+it never recurses, however deep the input nests.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from psl.diagnostics import Diagnostic, Span, make
+from psl.registry import LIMITS
+from psl.syntax import ast
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+# Readable names for Lark's terminals, used in the hints of syntax errors.
+_TERMINAL_TEXT = {
+    "IDENT": "a name", "NUMBER": "a number", "$END": "end of program",
+    "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'", "SEMICOLON": "';'",
+    "COMMA": "','", "DOT": "'.'",
+}
+
+
+def _span(tok: lark.Token) -> Span:
+    return Span(tok.line or 1, tok.column or 1, tok.end_line or 0, tok.end_column or 0)
+
+
+def _name(tok: lark.Token) -> ast.Name:
+    return ast.Name(str(tok), _span(tok))
+
+
+class _Build(lark.Transformer):
+    """Inline callbacks: each receives already-built children."""
+
+    def start(self, c):  # noqa: D102
+        return c[0]
+
+    def block(self, c):
+        final = None
+        is_return = False
+        stmts = list(c)
+        if stmts and isinstance(stmts[-1], tuple):
+            final, is_return = stmts.pop()
+        first = stmts[0].span if stmts else (final.span if final is not None else Span(0, 0))
+        return ast.Block(tuple(stmts), final, first, is_return)
+
+    def final_return(self, c):
+        return (c[1], True)
+
+    def final_expr(self, c):
+        return (c[0], False)
+
+    def fun_def(self, c):
+        kw, name, *rest = c
+        body = rest[-1]
+        params = tuple(_name(t) for t in rest[:-1] if t is not None)
+        return ast.FunDef(_name(name), params, body, _span(kw))
+
+    def if_stmt(self, c):
+        kw, cond, then, _else_kw, orelse = c
+        return ast.If(cond, then, orelse, _span(kw))
+
+    def else_block(self, c):
+        return c[0]
+
+    def while_stmt(self, c):
+        kw, cond, body = c
+        return ast.While(cond, body, _span(kw))
+
+    def for_stmt(self, c):
+        kw, init, cond, step, body = c
+        return ast.For(init, cond, step, body, _span(kw))
+
+    def assignment(self, c):
+        kw, target, op, value = c
+        return ast.Assign(target, op, value, _span(kw) if kw is not None else target.span)
+
+    def step(self, c):
+        kw, target, op = c
+        return ast.Assign(target, op, None, _span(kw) if kw is not None else target.span)
+
+    def _op(self, c):
+        return _name(c[0])
+
+    assign_op = step_op = logic_op = cmp_op = add_op = mul_op = unary_op = _op
+
+    def chain(self, c):
+        if len(c) == 1:
+            return c[0]
+        first = c[0]
+        rest = tuple((c[i], c[i + 1]) for i in range(1, len(c), 2))
+        if isinstance(first, ast.Chain) and False:  # levels differ; never merge
+            pass
+        return ast.Chain(first, rest, first.span)
+
+    def unary(self, c):
+        op, operand = c
+        if isinstance(operand, ast.Unary):
+            return ast.Unary((op, *operand.ops), operand.operand, op.span)
+        return ast.Unary((op,), operand, op.span)
+
+    def swizzle(self, c):
+        base, *parts = c
+        if not parts:
+            return base
+        names = tuple(_name(t) for t in parts)
+        if isinstance(base, ast.Swizzle):  # only through parentheses; keep as written
+            return ast.Swizzle(base, names, base.span)
+        return ast.Swizzle(base, names, base.span)
+
+    def call(self, c):
+        name, *args = c
+        return ast.Call(_name(name), tuple(a for a in args if a is not None), _span(name))
+
+    def var(self, c):
+        return ast.Var(str(c[0]), _span(c[0]))
+
+    def number(self, c):
+        tok = c[0]
+        return ast.Number(float(str(tok)), str(tok), _span(tok))
+
+    def paren(self, c):
+        return ast.Paren(c[0], c[0].span)
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> lark.Lark:
+    return lark.Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        transformer=_Build(),
+        maybe_placeholders=True,
+        cache=False,
+    )
+
+
+@dataclass
+class ParseResult:
+    program: ast.Program | None
+    diagnostics: list[Diagnostic]
+
+
+def describe_char(ch: str) -> str:
+    return f"'{ch}'" if 0x21 <= ord(ch) <= 0x7E else f"U+{ord(ch):04X}"
+
+
+def end_span(source: str) -> Span:
+    """The position just after the last character."""
+    line = source.count("\n") + 1
+    col = len(source) - (source.rfind("\n") + 1) + 1
+    return Span(line, col, line, col)
+
+
+def lex(source: str) -> tuple[list[lark.Token], Diagnostic | None]:
+    """Stages 1-3: size, lexing, token count, nesting."""
+    if len(source) > LIMITS.source_chars:
+        return [], make("E004", Span.start(), count=len(source), what="characters",
+                        limit=LIMITS.source_chars)
+    tokens: list[lark.Token] = []
+    bad: Diagnostic | None = None
+    try:
+        for tok in _lark().lex(source):
+            tokens.append(tok)
+    except UnexpectedCharacters as exc:
+        ch = source[exc.pos_in_stream]
+        bad = make("E001", Span(exc.line, exc.column, exc.line, exc.column + 1),
+                   char=describe_char(ch))
+    for tok in tokens:
+        if tok.type == "NUMBER" and tok.count(".") > 1:
+            return tokens, make("E002", _span(tok), text=str(tok),
+                                hint="a number has at most one '.'")
+    if bad is not None:
+        return tokens, bad
+    if len(tokens) > LIMITS.tokens:
+        return tokens, make("E004", _span(tokens[LIMITS.tokens]), count=len(tokens),
+                            what="tokens", limit=LIMITS.tokens)
+    depth = 0
+    for tok in tokens:
+        if tok in ("(", "{") and tok.type != "NUMBER":
+            depth += 1
+            if depth > LIMITS.nesting:
+                return tokens, make("E003", _span(tok), limit=LIMITS.nesting)
+        elif tok in (")", "}") and depth > 0:
+            depth -= 1
+    return tokens, None
+
+
+def _expected_hint(exc: UnexpectedInput) -> str:
+    expected = sorted(getattr(exc, "expected", None) or getattr(exc, "accepts", None) or ())
+    names = []
+    for term in expected:
+        if term in _TERMINAL_TEXT:
+            names.append(_TERMINAL_TEXT[term])
+            continue
+        pattern = _lark().get_terminal(term).pattern
+        if pattern.type == "str":
+            names.append(f"'{pattern.value}'")
+    names = sorted(set(names))
+    if not names:
+        return ""
+    if len(names) > 8:
+        return "expected one of " + ", ".join(names[:8]) + ", …"
+    return "expected " + (names[0] if len(names) == 1 else "one of " + ", ".join(names))
+
+
+def parse(source: str) -> ParseResult:
+    """Parse a whole program. Syntax errors stop at the first one (LALR has no recovery)."""
+    tokens, diag = lex(source)
+    if diag is not None:
+        return ParseResult(None, [diag])
+    interactive = _lark().parse_interactive("")
+    tok: lark.Token | None = None
+    try:
+        for tok in tokens:
+            interactive.feed_token(tok)
+        body = interactive.feed_eof(tok)
+    except UnexpectedToken as exc:
+        hint = _expected_hint(exc)
+        if exc.token.type == "$END":
+            return ParseResult(None, [make("E006", end_span(source), hint=hint)])
+        t = exc.token
+        return ParseResult(None, [make("E005", _span(t), found=f"'{t}'", hint=hint)])
+    return ParseResult(ast.Program(body, source), [])
