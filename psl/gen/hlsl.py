@@ -1,0 +1,140 @@
+"""`psl-gen hlsl`: render the VM shader (VM.cginc, VM.shader) and the display shader.
+
+The builtin dispatch, arity/pad tables and sentinel rules come from psl.registry; the HLSL
+of each builtin comes from psl.gen.hlsl_builtins (one expression per builtin name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from psl import registry
+from psl.gen.env import render
+from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
+
+#: output file name -> template (under templates/)
+OUTPUTS: dict[str, str] = {
+    "VM.cginc": "hlsl/VM.cginc.j2",
+    "VM.shader": "hlsl/VM.shader.j2",
+    "Screen.shader": "hlsl/Screen.shader.j2",
+}
+
+#: registry extension name -> the preprocessor symbol that enables it in VM.cginc
+EXTENSION_DEFINES: dict[str, str] = {"audiolink": "AUDIOLINK"}
+
+
+class MissingHlslError(ValueError):
+    """A registry entry has no HLSL expression in psl.gen.hlsl_builtins."""
+
+
+@dataclass(frozen=True)
+class BuiltinCase:
+    id: int
+    name: str
+    code: str  # the float4 result, sentinel rule applied
+    extension: str  # preprocessor symbol guarding the case, "" for core builtins
+
+
+@dataclass(frozen=True)
+class BinopCase:
+    id: int
+    symbol: str
+    code: str
+
+
+def _with_result_rule(b: registry.Builtin, expr: str) -> str:
+    """Wrap a builtin's expression with the sentinel rule of its `ResultDim` (SPEC §7)."""
+    if b.result is registry.ResultDim.LARGEST:
+        return f"psl_restore({expr}, largest_mask)"
+    if b.result is registry.ResultDim.FIXED and b.dim < 4:
+        return f"psl_restore({expr}, psl_mask({b.dim}u))"
+    return expr  # FULL, MASK, FIXED 4: the expression gives every lane
+
+
+def builtin_cases() -> list[BuiltinCase]:
+    missing = [b.name for b in registry.BUILTINS if b.name not in BUILTIN_HLSL]
+    if missing:
+        raise MissingHlslError(f"builtins without an HLSL expression: {', '.join(missing)}")
+    cases = []
+    for b in sorted(registry.BUILTINS, key=lambda b: b.id):
+        define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
+        if b.extension and not define:
+            raise MissingHlslError(f"extension {b.extension!r} has no preprocessor symbol")
+        cases.append(BuiltinCase(b.id, b.name, _with_result_rule(b, BUILTIN_HLSL[b.name]), define))
+    return cases
+
+
+def binop_cases() -> list[BinopCase]:
+    missing = [o.symbol for o in registry.BINARY_OPERATORS if o.symbol not in BINOP_HLSL]
+    if missing:
+        raise MissingHlslError(f"binary operators without HLSL: {', '.join(missing)}")
+    return [BinopCase(o.id, o.symbol, BINOP_HLSL[o.symbol]) for o in registry.BINARY_OPERATORS]
+
+
+def unop_cases() -> list[dict[str, object]]:
+    missing = [o.symbol for o in registry.UNARY_OPERATORS if o.symbol not in UNOP_HLSL]
+    if missing:
+        raise MissingHlslError(f"unary operators without HLSL: {', '.join(missing)}")
+    return [
+        {"code": o.code, "symbol": o.symbol, "hlsl": UNOP_HLSL[o.symbol]}
+        for o in registry.UNARY_OPERATORS
+    ]
+
+
+def _arity_groups() -> list[tuple[int, list[int]]]:
+    groups: dict[int, list[int]] = {}
+    for b in sorted(registry.BUILTINS, key=lambda b: b.id):
+        if b.arity:
+            groups.setdefault(b.arity, []).append(b.id)
+    return sorted(groups.items())
+
+
+def render_hlsl(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> dict[str, str]:
+    """Render every HLSL output: file name -> text (deterministic)."""
+    if max_jumps < 0:
+        raise ValueError("max_jumps must be >= 0")
+    limits = registry.LIMITS
+    context = {
+        "max_jumps": max_jumps,
+        "audiolink": audiolink,
+        "slots": limits.slots,
+        "registers": limits.registers,
+        "stack": limits.stack,
+        "arrays": limits.upload_arrays,
+        "array_length": limits.upload_array_length,
+        "op": {o.name: int(o) for o in registry.Op},
+        "arity_groups": _arity_groups(),
+        "padded": [b for b in sorted(registry.BUILTINS, key=lambda b: b.id) if b.pad],
+        "builtin_cases": builtin_cases(),
+        "binops": binop_cases(),
+        "unops": unop_cases(),
+    }
+    assert limits.upload_arrays * limits.upload_array_length == limits.slots
+    return {name: render(template, **context) for name, template in OUTPUTS.items()}
+
+
+def write_hlsl(out: Path, max_jumps: int = registry.LIMITS.jumps,
+               audiolink: bool = False) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in render_hlsl(max_jumps, audiolink).items():
+        path = out / name
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.append(path)
+    return written
+
+
+@click.command("hlsl")
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory to write VM.cginc, VM.shader and Screen.shader into.")
+@click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
+              type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
+@click.option("--audiolink", is_flag=True,
+              help="Define AUDIOLINK in VM.shader (the project must contain AudioLink).")
+def command(out: Path, max_jumps: int, audiolink: bool) -> None:
+    """Generate the VM shader and its HLSL include."""
+    for path in write_hlsl(out, max_jumps, audiolink):
+        click.echo(str(path))

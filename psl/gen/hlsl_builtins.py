@@ -1,0 +1,113 @@
+"""HLSL text for every builtin and operator: the one place where the VM's maths is written.
+
+The VM template (templates/hlsl/VM.cginc.j2) wraps each expression in the dispatch `switch`
+generated from psl.registry and applies the result-dimension rule (`ResultDim`) around it, so
+an expression only computes the float4 value (sentinel lanes are added by the template).
+
+Names available inside a builtin expression:
+  a, b, c, d        the arguments after masking (and padding), float4, in source order
+  da, db, dc, dd    the dimensions the arguments had before masking (uint)
+  psl_uv            the pixel's texture coordinate (float2)
+  helper functions  defined in VM.cginc (psl_*), Unity's inputs (_Time, ...)
+Extension builtins may also use the functions of their extension's include.
+
+Operators get `l`, `r` (binary, after the dimension-1 broadcast) or `v` (unary).
+Expressions are written out (lerp as a + (b - a) * c, frac as a - floor(a), ...) rather than
+using the HLSL intrinsic of the same name, because intrinsics may be evaluated differently by
+different compilers, and SPEC §8 defines the formula.
+"""
+
+from __future__ import annotations
+
+#: builtin name (psl.registry.BUILTINS) -> HLSL float4 expression.
+BUILTIN_HLSL: dict[str, str] = {
+    "log": "log(a)",
+    "log2": "log2(a)",
+    "sin": "sin(a)",
+    "cos": "cos(a)",
+    "tan": "tan(a)",
+    "asin": "asin(a)",
+    "acos": "acos(a)",
+    "atan": "atan(a)",
+    "pow": "pow(a, b)",
+    "exp": "exp(a)",
+    "exp2": "exp2(a)",
+    "sqrt": "sqrt(a)",
+    "rsqrt": "1.0 / sqrt(a)",
+    "abs": "abs(a)",
+    # HLSL's sign() returns int4: convert explicitly.
+    "sign": "float4(sign(a))",
+    "floor": "floor(a)",
+    "ceil": "ceil(a)",
+    "frac": "a - floor(a)",
+    "mod": "a - b * floor(a / b)",
+    "min": "min(a, b)",
+    "max": "max(a, b)",
+    "clamp": "min(max(a, b), c)",
+    "lerp": "a + (b - a) * c",
+    "step": "psl_step(a, b)",
+    "smoothstep": "psl_smoothstep(a, b, c)",
+    "float2": "float4(a.x, b.x, 0.0, 0.0)",
+    "float3": "float4(a.x, b.x, c.x, 0.0)",
+    "float4": "float4(a.x, b.x, c.x, d.x)",
+    "swizzle": "psl_swizzle(a, b)",
+    "uv": "float4(psl_uv, 0.0, 0.0)",
+    "xy": "float4(psl_uv * 20.0 - 10.0, 0.0, 0.0)",
+    "time": "_Time",
+    "round": "psl_round_even(a)",
+    "dot": "float4(psl_dot(a, b), 0.0, 0.0, 0.0)",
+    "cross": "float4(cross(a.xyz, b.xyz), 0.0)",
+    "distance": "float4(psl_length(a - b), 0.0, 0.0, 0.0)",
+    "normalize": "a / psl_length(a)",
+    "length": "float4(psl_length(a), 0.0, 0.0, 0.0)",
+    "reflect": "a - 2.0 * psl_dot(a, b) * b",
+    "refract": "psl_refract(a, b, c)",
+    "self": "tex2Dlod(_SelfTexture2D, float4(a.xy, 0.0, 0.0))",
+    "resolution": "float4(_CustomRenderTextureWidth, _CustomRenderTextureHeight, 0.0, 0.0)",
+    "button": "_InputButton",
+    "axis": "_InputAxis",
+    "camera": "float4(tex2Dlod(_Camera, float4(a.xy, 0.0, 0.0)).xyz, 0.0)",
+    "deltatime": "unity_DeltaTime",
+    # AVPro delivers the video upside down.
+    "video": "float4(tex2Dlod(_Video, float4(a.x, _IsAVProInput != 0.0 ? 1.0 - a.y : a.y, 0.0, 0.0))"
+             ".xyz, 0.0)",
+    "all": "float4(psl_all(a, da), 0.0, 0.0, 0.0)",
+    "any": "float4(psl_any(a), 0.0, 0.0, 0.0)",
+    # AudioLink (compiled only with AUDIOLINK defined); names from AudioLink.cginc.
+    "audiolinkgetversion": "float4(AudioLinkGetVersion(), 0.0, 0.0, 0.0)",
+    "audiolinkdata": "AudioLinkData(uint2(a.xy))",
+    "audiolinkdatamultiline": "AudioLinkDataMultiline(uint2(a.xy))",
+    "audiolinklerp": "AudioLinkLerp(a.xy)",
+    "audiolinklerpmultiline": "AudioLinkLerpMultiline(a.xy)",
+    "audiolinkdecodedataasseconds": "float4(AudioLinkDecodeDataAsSeconds(uint2(a.xy)), 0.0, 0.0, 0.0)",
+    "audiolinkgetamplitudeatfrequency": "float4(AudioLinkGetAmplitudeAtFrequency(a.x), 0.0, 0.0, 0.0)",
+    "audiolinkgetamplitudeatnote": "float4(AudioLinkGetAmplitudeAtNote(a.x, b.x), 0.0, 0.0, 0.0)",
+    "audiolinkgetchronotime": "float4(AudioLinkGetChronoTime(uint(a.x), uint(b.x)), 0.0, 0.0, 0.0)",
+    "audiolinkgetchronotimenormalized":
+        "float4(AudioLinkGetChronoTimeNormalized(uint(a.x), uint(b.x), c.x), 0.0, 0.0, 0.0)",
+    "audiolinkgetchronotimeinterval":
+        "float4(AudioLinkGetChronoTimeInterval(uint(a.x), uint(b.x), c.x, d.x), 0.0, 0.0, 0.0)",
+}
+
+#: binary operator symbol (psl.registry.BINARY_OPERATORS) -> HLSL float4 expression of l, r.
+BINOP_HLSL: dict[str, str] = {
+    "+": "l + r",
+    "-": "l - r",
+    "*": "l * r",
+    "/": "l / r",
+    "<": "psl_lt(l, r)",
+    ">": "psl_lt(r, l)",
+    "==": "psl_eq(l, r)",
+    "<=": "psl_le(l, r)",
+    ">=": "psl_le(r, l)",
+    "!=": "1.0 - psl_eq(l, r)",
+    "&&": "psl_and(l, r)",
+    "||": "psl_or(l, r)",
+}
+
+#: unary operator symbol (psl.registry.UNARY_OPERATORS) -> HLSL float4 expression of v.
+UNOP_HLSL: dict[str, str] = {
+    "-": "-v",
+    "!": "psl_not(v)",
+    "+": "v",
+}
