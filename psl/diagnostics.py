@@ -62,7 +62,8 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("W003", "'{name}' is a function name used as a variable", "function name as variable"),
     _k("W004", "the program has no final value: every pixel will be black",
        "no final expression"),
-    _k("W005", "a value left inside {what} does not return from the function; it stays on the stack",
+    _k("W005",
+       "a value left inside {what} does not return from the function; it stays on the stack",
        "return inside if/while"),
 )}
 

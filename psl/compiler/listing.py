@@ -56,7 +56,7 @@ def same_as_original(ours: Instruction, theirs: Instruction) -> bool:
     """Equal up to the original listing's one-decimal rounding of constants."""
     if ours.op != theirs.op:
         return False
-    for a, b in zip(ours.operand, theirs.operand):
+    for a, b in zip(ours.operand, theirs.operand, strict=True):
         if math.isnan(a) or math.isnan(b):
             if math.isnan(a) != math.isnan(b):
                 return False

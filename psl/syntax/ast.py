@@ -8,7 +8,6 @@ brackets nest, and the parser bounds their depth (LIMITS.nesting).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from psl.diagnostics import Span
 
@@ -73,7 +72,7 @@ class Chain:
     span: Span
 
 
-Expr = Union[Number, Var, Call, Paren, Swizzle, Unary, Chain]
+Expr = Number | Var | Call | Paren | Swizzle | Unary | Chain
 
 
 # ----------------------------------------------------------------- statements
@@ -127,7 +126,7 @@ class Assign:
     span: Span
 
 
-Stmt = Union[FunDef, If, While, For, Assign]
+Stmt = FunDef | If | While | For | Assign
 
 
 @dataclass(frozen=True)
