@@ -55,11 +55,11 @@ BUILTIN_HLSL: dict[str, str] = {
     "xy": "float4(psl_uv * 20.0 - 10.0, 0.0, 0.0)",
     "time": "_Time",
     "round": "psl_round_even(a)",
-    "dot": "float4(psl_dot(a, b), 0.0, 0.0, 0.0)",
+    "dot": "psl_scalar(psl_dot(a, b))",
     "cross": "float4(cross(a.xyz, b.xyz), 0.0)",
-    "distance": "float4(psl_length(a - b), 0.0, 0.0, 0.0)",
+    "distance": "psl_scalar(psl_length(a - b))",
     "normalize": "a / psl_length(a)",
-    "length": "float4(psl_length(a), 0.0, 0.0, 0.0)",
+    "length": "psl_scalar(psl_length(a))",
     "reflect": "a - 2.0 * psl_dot(a, b) * b",
     "refract": "psl_refract(a, b, c)",
     "self": "tex2Dlod(_SelfTexture2D, float4(a.xy, 0.0, 0.0))",
@@ -71,22 +71,24 @@ BUILTIN_HLSL: dict[str, str] = {
     # AVPro delivers the video upside down.
     "video": "float4(tex2Dlod(_Video, float4(a.x, _IsAVProInput != 0.0 ? 1.0 - a.y : a.y, 0.0, 0.0))"
              ".xyz, 0.0)",
-    "all": "float4(psl_all(a, da), 0.0, 0.0, 0.0)",
-    "any": "float4(psl_any(a), 0.0, 0.0, 0.0)",
-    # AudioLink (compiled only with AUDIOLINK defined); names from AudioLink.cginc.
-    "audiolinkgetversion": "float4(AudioLinkGetVersion(), 0.0, 0.0, 0.0)",
-    "audiolinkdata": "AudioLinkData(uint2(a.xy))",
-    "audiolinkdatamultiline": "AudioLinkDataMultiline(uint2(a.xy))",
+    "all": "psl_scalar(psl_all(a, da))",
+    "any": "psl_scalar(psl_any(a))",
+    # AudioLink (compiled only with AUDIOLINK defined); names from AudioLink.cginc. The
+    # scalar ones take `.x`: some AudioLink versions return float4 from the amplitude
+    # functions, and `.x` of a float is the float itself.
+    "audiolinkgetversion": "psl_scalar(AudioLinkGetVersion().x)",
+    "audiolinkdata": "AudioLinkData(psl_to_uint2(a.xy))",
+    "audiolinkdatamultiline": "AudioLinkDataMultiline(psl_to_uint2(a.xy))",
     "audiolinklerp": "AudioLinkLerp(a.xy)",
     "audiolinklerpmultiline": "AudioLinkLerpMultiline(a.xy)",
-    "audiolinkdecodedataasseconds": "float4(AudioLinkDecodeDataAsSeconds(uint2(a.xy)), 0.0, 0.0, 0.0)",
-    "audiolinkgetamplitudeatfrequency": "float4(AudioLinkGetAmplitudeAtFrequency(a.x), 0.0, 0.0, 0.0)",
-    "audiolinkgetamplitudeatnote": "float4(AudioLinkGetAmplitudeAtNote(a.x, b.x), 0.0, 0.0, 0.0)",
-    "audiolinkgetchronotime": "float4(AudioLinkGetChronoTime(uint(a.x), uint(b.x)), 0.0, 0.0, 0.0)",
+    "audiolinkdecodedataasseconds": "psl_scalar(AudioLinkDecodeDataAsSeconds(psl_to_uint2(a.xy)).x)",
+    "audiolinkgetamplitudeatfrequency": "psl_scalar(AudioLinkGetAmplitudeAtFrequency(a.x).x)",
+    "audiolinkgetamplitudeatnote": "psl_scalar(AudioLinkGetAmplitudeAtNote(a.x, b.x).x)",
+    "audiolinkgetchronotime": "psl_scalar(AudioLinkGetChronoTime(psl_to_uint(a.x), psl_to_uint(b.x)).x)",
     "audiolinkgetchronotimenormalized":
-        "float4(AudioLinkGetChronoTimeNormalized(uint(a.x), uint(b.x), c.x), 0.0, 0.0, 0.0)",
+        "psl_scalar(AudioLinkGetChronoTimeNormalized(psl_to_uint(a.x), psl_to_uint(b.x), c.x).x)",
     "audiolinkgetchronotimeinterval":
-        "float4(AudioLinkGetChronoTimeInterval(uint(a.x), uint(b.x), c.x, d.x), 0.0, 0.0, 0.0)",
+        "psl_scalar(AudioLinkGetChronoTimeInterval(psl_to_uint(a.x), psl_to_uint(b.x), c.x, d.x).x)",
 }
 
 #: binary operator symbol (psl.registry.BINARY_OPERATORS) -> HLSL float4 expression of l, r.

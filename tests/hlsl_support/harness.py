@@ -7,12 +7,13 @@ and uniforms, so the one build serves every program of a test session.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from psl import registry
+from psl.vm.inputs import Inputs
 
 SUPPORT_DIR = Path(__file__).resolve().parent
 ENTRY_MODULE = "psl_harness.slang"
@@ -38,28 +39,11 @@ def reference_video(width: int = 64, height: int = 64) -> np.ndarray:
         np.ones_like(i, dtype=np.float64)))
 
 
-@dataclass
-class Inputs:
-    """Everything a frame reads besides the program (SPEC §9 defaults)."""
-
-    width: int = 64
-    height: int = 64
-    t: float = 1.25
-    delta_time: tuple[float, float, float, float] = (1 / 60, 60.0, 1 / 60, 60.0)
-    button: tuple[float, float, float, float] = (1.0, 0.0, 1.0, 0.0)
-    axis: tuple[float, float, float, float] = (0.25, -0.5, 0.75, 0.0)
-    is_avpro: float = 0.0
-    camera: np.ndarray = field(default_factory=reference_camera)
-    video: np.ndarray = field(default_factory=reference_video)
-
-    def time4(self) -> tuple[float, float, float, float]:
-        t = float(self.t)  # computed in float64, rounded to float32 on upload
-        return (t / 20, t, 2 * t, 3 * t)
-
-    def at_frame(self, k: int) -> Inputs:
-        """The inputs of frame k of the reference settings: t = 1.25 + k/60."""
-        return Inputs(self.width, self.height, 1.25 + k / 60, self.delta_time, self.button,
-                      self.axis, self.is_avpro, self.camera, self.video)
+def reference_inputs(frame: int = 0, width: int = 64, height: int = 64) -> Inputs:
+    """The SPEC §9 settings of frame k (t = 1.25 + k/60)."""
+    return Inputs(width=width, height=height, time=1.25 + frame / 60, delta_time=1 / 60,
+                  button=(1.0, 0.0, 1.0, 0.0), axis=(0.25, -0.5, 0.75, 0.0),
+                  camera=reference_camera(), video=reference_video())
 
 
 @dataclass
@@ -79,20 +63,33 @@ def pad_program(slots: np.ndarray) -> np.ndarray:
     return full
 
 
+_ZERO_TEXTURE = np.zeros((1, 1, 4), np.float32)  # an unbound sampler reads zeros
+AUDIOLINK_INCLUDE_ROOT = SUPPORT_DIR / "fake_audiolink"
+
+
 class SlangVM:
-    """The generated VM.cginc in `cginc_dir`, built for the CPU once."""
+    """The generated VM.cginc in `cginc_dir`, built for the CPU once.
+
+    With `audiolink=True` the build defines AUDIOLINK and resolves AudioLink's include to
+    the software stand-in under fake_audiolink/, which reads `Inputs.audiolink`.
+    """
 
     def __init__(self, cginc_dir: Path, cache_dir: Path | None = None,
-                 defines: dict[str, str] | None = None,
-                 extra_include_dirs: tuple[Path, ...] = ()) -> None:
+                 audiolink: bool = False) -> None:
         import slangpy as spy
 
         self._spy = spy
+        self.audiolink = audiolink
         start = time.perf_counter()
+        include_paths = [str(SUPPORT_DIR), str(cginc_dir)]
+        defines = {}
+        if audiolink:
+            include_paths.append(str(AUDIOLINK_INCLUDE_ROOT))
+            defines["AUDIOLINK"] = "1"
         options = {
-            "include_paths": [str(SUPPORT_DIR), str(cginc_dir), *map(str, extra_include_dirs)],
+            "include_paths": include_paths,
             "optimization": spy.SlangOptimizationLevel.maximal,
-            "defines": dict(defines or {}),
+            "defines": defines,
         }
         kwargs = {}
         if cache_dir is not None:
@@ -112,55 +109,53 @@ class SlangVM:
         return self.device.create_buffer(element_count=max(1, len(data)),
                                          struct_size=struct_size, usage=usage, data=data)
 
-    def render(self, slots: np.ndarray, inputs: Inputs,
-               self_texture: np.ndarray | None = None, sentinel: int = 0) -> Render:
+    def render(self, slots: np.ndarray, inputs: Inputs, sentinel: int = 0) -> Render:
         """Evaluate runVM for every pixel of an inputs.width x inputs.height grid."""
         spy = self._spy
         w, h = inputs.width, inputs.height
-        if self_texture is None:
-            self_texture = np.zeros((h, w, 4), np.float32)
-        textures = [np.asarray(t, np.float32) for t in (self_texture, inputs.camera, inputs.video)]
-        samplers, offset = [], 0
-        for tex in textures:
-            samplers.append({"offset": offset, "width": tex.shape[1], "height": tex.shape[0]})
+        names = ["_SelfTexture2D", "_Camera", "_Video"]
+        textures = [inputs.self_texture, inputs.camera, inputs.video]
+        if self.audiolink:
+            names.append("psl_audiolink")
+            textures.append(inputs.audiolink)
+        samplers, chunks, offset = {}, [], 0
+        for name, tex in zip(names, textures):
+            tex = _ZERO_TEXTURE if tex is None else np.asarray(tex, np.float32)
+            samplers[name] = {"offset": offset, "width": tex.shape[1], "height": tex.shape[0]}
+            chunks.append(tex.reshape(-1, 4))
             offset += tex.shape[0] * tex.shape[1]
-        texels = np.concatenate([t.reshape(-1, 4) for t in textures])
-        out = np.zeros((w * h, 4), np.float32)
-        stats = np.zeros((w * h, 2), np.uint32)
-        out_buf = self._buffer(out, 16, writable=True)
-        stats_buf = self._buffer(stats, 8, writable=True)
+        out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
+        stats_buf = self._buffer(np.zeros((w * h, 2), np.uint32), 8, writable=True)
         self.kernel.dispatch(
             [w * h, 1, 1],
             vars={
                 "_Program": self._buffer(pad_program(slots), 16),
-                "psl_texels": self._buffer(texels, 16),
+                "psl_texels": self._buffer(np.concatenate(chunks), 16),
                 "psl_out": out_buf,
                 "psl_stats": stats_buf,
                 "psl_width": w,
                 "psl_height": h,
-                "_Time": spy.float4(*inputs.time4()),
-                "unity_DeltaTime": spy.float4(*inputs.delta_time),
+                "_Time": spy.float4(*inputs.time4().ravel().tolist()),
+                "unity_DeltaTime": spy.float4(*inputs.deltatime4().ravel().tolist()),
                 "_CustomRenderTextureWidth": float(w),
                 "_CustomRenderTextureHeight": float(h),
-                "_SelfTexture2D": samplers[0],
-                "_Camera": samplers[1],
-                "_Video": samplers[2],
-                "_IsAVProInput": float(inputs.is_avpro),
-                "_InputButton": spy.float4(*inputs.button),
-                "_InputAxis": spy.float4(*inputs.axis),
+                "_IsAVProInput": 1.0 if inputs.is_avpro else 0.0,
+                "_InputButton": spy.float4(*inputs.button4().ravel().tolist()),
+                "_InputAxis": spy.float4(*inputs.axis4().ravel().tolist()),
                 "_Sentinel": spy.uint4(sentinel, 0, 0, 0),
+                **samplers,
             },
         )
         image = out_buf.to_numpy().view(np.float32).reshape(h, w, 4).copy()
         st = stats_buf.to_numpy().view(np.uint32).reshape(h, w, 2)
         return Render(image, st[..., 0].copy(), st[..., 1].copy())
 
-    def render_frames(self, slots: np.ndarray, inputs: Inputs, frames: int) -> list[Render]:
-        """Frames k = 0..frames-1, each frame's output the next frame's self texture."""
+    def render_frames(self, slots: np.ndarray, frames: list[Inputs]) -> list[Render]:
+        """Several frames, each frame's output the next frame's self texture."""
         renders: list[Render] = []
-        previous = None
-        for k in range(frames):
-            r = self.render(slots, inputs.at_frame(k), previous)
+        previous = frames[0].self_texture
+        for inputs in frames:
+            r = self.render(slots, replace(inputs, self_texture=previous))
             renders.append(r)
             previous = r.image
         return renders
