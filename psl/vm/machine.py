@@ -1,0 +1,398 @@
+"""The reference VM: runs program slots for every pixel of a frame (SPEC §7).
+
+Pixels are executed in *groups*: all pixels of a group are at the same slot index and have
+the same stack pointer, so one numpy operation executes an instruction for all of them.
+A CONDJUMP whose condition differs between pixels splits its group in two; groups that meet
+at the same slot index with the same stack pointer are merged again. The scheduler always
+runs the group with the smallest slot index, so the two halves of an `if` meet at its end.
+Grouping only decides how much work one numpy call does; every pixel still follows its own
+path exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from psl.registry import LIMITS, Op
+from psl.vm import values
+from psl.vm.builtins import Ctx
+from psl.vm.calls import arity, call
+from psl.vm.inputs import Inputs
+from psl.vm.values import F32, V, binop, canon, concat, full, select, unop, zero_nan
+
+STACK = LIMITS.stack
+REGISTERS = LIMITS.registers
+SLOTS = LIMITS.slots
+UINT_MAX = 2**32 - 1
+
+_PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
+    int(Op.PUSHCONST), int(Op.PUSHVAR), int(Op.BINOP), int(Op.UNOP), int(Op.CALL),
+    int(Op.SETVAR), int(Op.JUMP), int(Op.CONDJUMP))
+
+
+@dataclass
+class Stats:
+    """Per-pixel execution counts of one frame (definitions: golden/manifest.json)."""
+
+    exec_instructions: np.ndarray  # int [H][W]: loop iterations that executed an instruction
+    jumps: np.ndarray  # int [H][W]: taken JUMP + taken CONDJUMP
+    hit_jump_limit: np.ndarray  # bool [H][W]: stopped because jumps > max_jumps
+    max_stack: int  # deepest stack pointer reached by any pixel
+    registers: int  # highest PUSHVAR/SETVAR register + 1 in the program
+    groups: int = 0  # how many pixel groups the scheduler ran (a cost measure)
+
+    def summary(self) -> dict[str, float | int | bool]:
+        return {
+            "exec_instructions_per_pixel_mean": float(self.exec_instructions.mean()),
+            "exec_instructions_per_pixel_max": int(self.exec_instructions.max()),
+            "jumps_per_pixel_mean": float(self.jumps.mean()),
+            "jumps_per_pixel_max": int(self.jumps.max()),
+            "pixels_hit_jump_limit": int(self.hit_jump_limit.sum()),
+            "hit_jump_limit": bool(self.hit_jump_limit.any()),
+            "max_stack": int(self.max_stack),
+            "registers": int(self.registers),
+        }
+
+
+def _uint(x: float) -> int:
+    """HLSL float -> uint: NaN and negatives give 0, saturating at the top."""
+    if math.isnan(x) or x <= 0:
+        return 0
+    return min(int(x), UINT_MAX)
+
+
+def _round_uint(x: float) -> int:
+    return _uint(float(np.round(np.float32(x)))) if not math.isnan(x) else 0
+
+
+@dataclass
+class Code:
+    """Slots decoded once: per slot index, (op, operand data)."""
+
+    ops: list = field(default_factory=list)
+    registers: int = 0
+
+
+def _setvar_lanes(raw_mask: int) -> list[tuple[int, int]] | None:
+    """(source lane, destination lane) pairs for a swizzle assignment mask, or None when
+    the whole register is assigned. The last four decimal digits are used, leading zeros
+    skipped, as the original's swizzleAssign does; digits > 4 name no lane."""
+    if raw_mask == 0:
+        return None
+    m = raw_mask % 10000
+    digits = [(m // 1000) % 10, (m // 100) % 10, (m // 10) % 10, m % 10]
+    if not any(digits):
+        return []  # the original loops forever here; psl assigns nothing
+    while digits[0] == 0:
+        digits = digits[1:] + [0]
+    return [(k, d - 1) for k, d in enumerate(digits) if 1 <= d <= 4]
+
+
+def decode(slots: np.ndarray) -> Code:
+    p = np.zeros((SLOTS + 2, 4), F32)
+    arr = np.asarray(slots, F32).reshape(-1, 4)[:SLOTS]
+    p[: len(arr)] = arr
+    code = Code()
+    for i in range(SLOTS):
+        op = _round_uint(float(p[i][0]))
+        o = p[i + 1]
+        n = _round_uint(float(o[0]))
+        if op == _PUSHCONST:
+            data = canon(o.reshape(4, 1).copy())
+        elif op in (_PUSHVAR, _SETVAR):
+            data = n % REGISTERS
+            if op == _SETVAR:
+                data = (data, _setvar_lanes(_uint(float(o[1]))))
+        elif op == _CALL:
+            data = (n, arity(n))
+        else:
+            data = n
+        code.ops.append((op, data))
+    # Registers used: highest PUSHVAR/SETVAR register before the first opcode 0, + 1.
+    regs = -1
+    for i in range(0, SLOTS, 2):
+        op, data = code.ops[i]
+        if op == 0:
+            break
+        if op == _PUSHVAR:
+            regs = max(regs, data)
+        elif op == _SETVAR:
+            regs = max(regs, data[0])
+    code.registers = regs + 1
+    return code
+
+
+class Group:
+    """Pixels at one slot index with one stack pointer, and their state."""
+
+    __slots__ = ("pc", "idx", "regs", "stack", "sp", "ex", "jb", "exbase", "jbase", "jmax",
+                 "deep")
+
+    def __init__(self, pc: int, idx: np.ndarray, regs: dict, stack: list, sp: int,
+                 exbase: np.ndarray, jbase: np.ndarray, deep: int):
+        self.pc = pc
+        self.idx = idx
+        self.regs = regs
+        self.stack = stack
+        self.sp = sp
+        self.ex = 0  # executed instructions since exbase was last brought up to date
+        self.jb = 0
+        self.exbase = exbase
+        self.jbase = jbase
+        self.jmax = int(jbase.max()) if len(jbase) else 0
+        self.deep = deep
+
+    @property
+    def m(self) -> int:
+        return len(self.idx)
+
+    def settle(self) -> None:
+        if self.ex:
+            self.exbase = self.exbase + self.ex
+            self.ex = 0
+        if self.jb:
+            self.jbase = self.jbase + self.jb
+            self.jmax += self.jb
+            self.jb = 0
+
+    def subset(self, cols: np.ndarray) -> Group:
+        self.settle()
+        memo: dict[int, V] = {}
+
+        def sub(v: V | None) -> V | None:
+            if v is None:
+                return None
+            got = memo.get(id(v))
+            if got is None:
+                got = memo[id(v)] = select(v, cols)
+            return got
+
+        return Group(self.pc, self.idx[cols], {r: sub(v) for r, v in self.regs.items()},
+                     [sub(v) for v in self.stack], self.sp, self.exbase[cols],
+                     self.jbase[cols], self.deep)
+
+
+def merge(groups: list[Group]) -> Group:
+    for g in groups:
+        g.settle()
+    widths = [g.m for g in groups]
+    keys = set().union(*(g.regs for g in groups))
+    regs = {r: concat([g.regs.get(r, values.ZERO4) for g in groups], widths) for r in keys}
+    stack: list[V | None] = []
+    for s in range(STACK):
+        col = [g.stack[s] for g in groups]
+        if all(v is None for v in col):
+            stack.append(None)
+        else:
+            stack.append(concat([values.ZERO4 if v is None else v for v in col], widths))
+    first = groups[0]
+    return Group(first.pc, np.concatenate([g.idx for g in groups]), regs, stack, first.sp,
+                 np.concatenate([g.exbase for g in groups]),
+                 np.concatenate([g.jbase for g in groups]), max(g.deep for g in groups))
+
+
+class Frame:
+    """One execution of a program over every pixel of a frame."""
+
+    def __init__(self, code: Code, inputs: Inputs, max_jumps: int):
+        self.code = code
+        self.inputs = inputs
+        self.max_jumps = max_jumps
+        n = inputs.width * inputs.height
+        self.u, self.v = inputs.uv_grid()
+        self.out = np.zeros((4, n), F32)
+        self.exec = np.zeros(n, np.int64)
+        self.jumps = np.zeros(n, np.int64)
+        self.hit = np.zeros(n, bool)
+        self.deep = 0
+        self.groups_run = 0
+
+    def run(self) -> None:
+        n = self.inputs.width * self.inputs.height
+        start = Group(0, np.arange(n), {}, [None] * STACK, 0, np.zeros(n, np.int64),
+                      np.zeros(n, np.int64), 0)
+        pending = [start]
+        with np.errstate(all="ignore"):
+            while pending:
+                pc = min(g.pc for g in pending)
+                here = [g for g in pending if g.pc == pc]
+                pending = [g for g in pending if g.pc != pc]
+                by_sp: dict[int, list[Group]] = {}
+                for g in here:
+                    by_sp.setdefault(g.sp, []).append(g)
+                groups = [grp[0] if len(grp) == 1 else merge(grp) for grp in by_sp.values()]
+                g = groups[0]
+                pending.extend(groups[1:])
+                limit = min((o.pc for o in pending if o.pc > pc), default=1 << 62)
+                self.groups_run += 1
+                pending.extend(self.step_group(g, limit))
+
+    def finish(self, g: Group, hit: bool) -> None:
+        g.settle()
+        g.sp -= 1
+        v = g.stack[g.sp % STACK]
+        res = zero_nan(full(v)) if v is not None else np.zeros((4, 1), F32)
+        self.out[:, g.idx] = res
+        self.exec[g.idx] = g.exbase
+        self.jumps[g.idx] = g.jbase
+        self.hit[g.idx] = hit
+        self.deep = max(self.deep, g.deep)
+
+    def _jumped(self, g: Group) -> list[Group] | None:
+        """After a taken jump: retire pixels past the jump limit. Returns the groups
+        left to run when some pixels stopped, None when all keep going."""
+        if g.jmax + g.jb <= self.max_jumps:
+            return None
+        g.settle()
+        over = g.jbase > self.max_jumps
+        if over.all():
+            self.finish(g, True)
+            return []
+        stop = g.subset(np.flatnonzero(over))
+        self.finish(stop, True)
+        return [g.subset(np.flatnonzero(~over))]
+
+    def step_group(self, g: Group, limit: int) -> list[Group]:
+        """Run g until it reaches `limit` (another group's slot index), splits or ends.
+        Returns the groups still running."""
+        ops = self.code.ops
+        ctx = Ctx(self.u[g.idx], self.v[g.idx], self.inputs)
+        stack = g.stack
+        regs = g.regs
+        sp = g.sp
+        pc = g.pc
+        ex = 0
+        deep = g.deep
+        zero = values.ZERO4
+        try:
+            while True:
+                if pc >= SLOTS:  # the slot loop ends (`i < 4092`)
+                    g.pc, g.sp = pc, sp
+                    g.ex += ex
+                    ex = 0
+                    g.deep = deep
+                    self.finish(g, False)
+                    return []
+                if pc >= limit:
+                    g.pc, g.sp = pc, sp
+                    return [g]
+                op, data = ops[pc]
+                if op == 0:
+                    g.pc, g.sp = pc, sp
+                    g.ex += ex
+                    ex = 0
+                    g.deep = deep
+                    self.finish(g, False)
+                    return []
+                ex += 1
+                if op == _PUSHCONST:
+                    stack[sp % STACK] = data
+                    sp += 1
+                elif op == _PUSHVAR:
+                    stack[sp % STACK] = regs.get(data, zero)
+                    sp += 1
+                elif op == _BINOP:
+                    sp -= 1
+                    r = stack[sp % STACK] or zero
+                    sp -= 1
+                    l_ = stack[sp % STACK] or zero
+                    stack[sp % STACK] = binop(data, l_, r)
+                    sp += 1
+                elif op == _UNOP:
+                    s = (sp - 1) % STACK
+                    stack[s] = unop(data, stack[s] or zero)
+                elif op == _CALL:
+                    bid, n_args = data
+                    args = []
+                    for _ in range(n_args):
+                        sp -= 1
+                        args.append(stack[sp % STACK] or zero)
+                    args.reverse()
+                    stack[sp % STACK] = call(bid, args, ctx)
+                    sp += 1
+                elif op == _SETVAR:
+                    reg, lanes = data
+                    sp -= 1
+                    v = stack[sp % STACK] or zero
+                    if lanes is None:
+                        regs[reg] = v
+                    else:
+                        regs[reg] = _assign_lanes(regs.get(reg, zero), v, lanes)
+                elif op == _JUMP:
+                    g.jb += 1
+                    pc = data
+                    g.pc, g.sp = pc, sp
+                    g.ex += ex
+                    ex = 0
+                    g.deep = max(deep, sp)
+                    rest = self._jumped(g)
+                    if rest is not None:
+                        return rest
+                    continue
+                elif op == _CONDJUMP:
+                    sp -= 1
+                    c = stack[sp % STACK] or zero
+                    z = c.a[0] == 0  # NaN does not jump
+                    if z.shape[0] == 1 or z.all() or not z.any():
+                        if bool(z[0]):
+                            g.jb += 1
+                            pc = data
+                            g.pc, g.sp = pc, sp
+                            g.ex += ex
+                            ex = 0
+                            g.deep = max(deep, sp)
+                            rest = self._jumped(g)
+                            if rest is not None:
+                                return rest
+                            continue
+                    else:
+                        g.pc, g.sp = pc, sp
+                        g.ex += ex
+                        ex = 0
+                        g.deep = max(deep, sp)
+                        taken = g.subset(np.flatnonzero(z))
+                        stay = g.subset(np.flatnonzero(~z))
+                        taken.pc = data
+                        taken.jb += 1
+                        stay.pc = pc + 2
+                        out = [stay]
+                        rest = self._jumped(taken)
+                        out.extend([taken] if rest is None else rest)
+                        return out
+                # unknown opcodes do nothing
+                if sp > deep:
+                    deep = sp
+                pc += 2
+        finally:
+            g.ex += ex
+            g.deep = max(g.deep, deep)
+
+
+def _assign_lanes(cur: V, v: V, lanes: list[tuple[int, int]]) -> V:
+    """SETVAR with a swizzle mask: no broadcast, the source is masked to zero first."""
+    src = zero_nan(full(v))
+    dst = full(cur)
+    width = max(src.shape[1], dst.shape[1])
+    out = np.array(np.broadcast_to(dst, (4, width)), F32)
+    for k, d in lanes:
+        out[d] = src[k]
+    return canon(out)
+
+
+def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
+            code: Code | None = None) -> tuple[np.ndarray, Stats]:
+    """Run a program (float32 slots [n][4]) for every pixel.
+
+    Returns the colours as float32 [H][W][4] (row 0 = smallest v) and the statistics.
+    """
+    code = code or decode(slots)
+    frame = Frame(code, inputs, max_jumps)
+    frame.run()
+    h, w = inputs.height, inputs.width
+    img = np.ascontiguousarray(frame.out.T.reshape(h, w, 4))
+    stats = Stats(frame.exec.reshape(h, w), frame.jumps.reshape(h, w),
+                  frame.hit.reshape(h, w), frame.deep, code.registers, frame.groups_run)
+    return img, stats
