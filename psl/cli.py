@@ -119,3 +119,7 @@ def compile_cmd(file: str, output: str | None, fmt: str, pad: bool) -> None:
     mode = "wb" if isinstance(data, bytes) else "w"
     with open(output, mode) as fh:
         fh.write(data)
+
+
+if __name__ == "__main__":  # python -m psl.cli
+    main()

@@ -34,7 +34,9 @@ def parse_line(line: str) -> Instruction:
     op, arg = Op[m.group(1)], m.group(2)
     if op == Op.PUSHCONST:
         lanes = [_num(x.strip()) for x in arg.strip("()").split(",")]
-        return Instruction(op, tuple(lanes))  # type: ignore[arg-type]
+        if len(lanes) != 4:
+            raise ListingError(f"PUSHCONST needs 4 lanes: {line!r}")
+        return instruction(op, *lanes)
     if op == Op.SETVAR and "." in arg:
         reg, sw = arg.split(".", 1)
         return instruction(op, int(reg), int("".join(_LANES[c] for c in sw)))

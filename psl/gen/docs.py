@@ -1,0 +1,37 @@
+"""`psl-gen docs`: documentation generated from the registry (docs/builtins.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from psl import registry
+from psl.gen.env import render
+
+
+def _result(b: registry.Builtin) -> str:
+    if b.result is registry.ResultDim.LARGEST:
+        return "largest"
+    if b.result is registry.ResultDim.MASK:
+        return "mask"
+    if b.result is registry.ResultDim.FULL:
+        return "float4"
+    return str(b.dim)
+
+
+def render_docs() -> dict[str, str]:
+    text = render("docs/builtins.md.j2", builtins=registry.BUILTINS, result=_result)
+    return {"builtins.md": text}
+
+
+@click.command(name="docs")
+@click.option("--out", type=click.Path(file_okay=False), default="docs", show_default=True,
+              help="folder to write builtins.md into")
+def command(out: str) -> None:
+    """Generate docs/builtins.md from the registry."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in render_docs().items():
+        (folder / name).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {folder / name}")

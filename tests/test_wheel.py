@@ -1,0 +1,53 @@
+"""templates/ ship inside the wheel: build it, install it in a fresh venv, use it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(work), str(ROOT)], check=True)
+    [wheel] = work.glob("psl-*.whl")
+    env_dir = work / "venv"
+    # System site-packages provide the dependencies, so the test needs no network.
+    venv.EnvBuilder(with_pip=False, system_site_packages=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True)
+    return env_dir
+
+
+def test_wheel_contains_templates(installed):
+    py = installed / "bin" / "python"
+    code = (
+        "import psl, psl.resources as r, psl.gen.env as e;"
+        "assert 'site-packages' in psl.__file__, psl.__file__;"
+        "print(r.templates_dir());"
+        "e.environment().get_template('docs/builtins.md.j2')"
+    )
+    out = subprocess.run([str(py), "-c", code], check=True, capture_output=True, text=True,
+                         cwd=installed)
+    assert "_data" in out.stdout
+    shipped = Path(out.stdout.strip())
+    expected = [p.relative_to(ROOT / "templates") for p in (ROOT / "templates").rglob("*")
+                if p.is_file()]
+    assert expected
+    missing = [str(p) for p in expected if not (shipped / p).is_file()]
+    assert not missing, f"templates missing from the wheel: {missing}"
+
+
+def test_console_scripts(installed):
+    gen = installed / "bin" / "psl-gen"
+    assert subprocess.run([str(gen), "--help"], capture_output=True, cwd=installed).returncode == 0
+    psl = installed / "bin" / "psl"
+    out = subprocess.run([str(psl), "--version"], capture_output=True, text=True, cwd=installed)
+    assert out.returncode == 0 and "0.1.0" in out.stdout
