@@ -1,0 +1,446 @@
+"""`psl-gen unity-package`: the VPM package (zip), the .unitypackage and a VCC listing.
+
+The package is assembled in memory from three sources:
+- static files in unity_package/ (README, CHANGELOG, LICENSE, the example programs);
+- the other generators, called at generation time: psl.gen.udonsharp (Compiler.cs,
+  SyncCode.cs, ExampleButton.cs) and psl.gen.hlsl (VM.shader, VM.cginc, Screen.shader);
+- Unity assets written here (psl.gen.unity_assets): materials, render textures, UdonSharp
+  program assets, the U# assembly definition, the prefab, and the editor setup script.
+
+Every file and folder gets a .meta whose GUID is md5("<package name>:<path>"), so GUIDs are
+stable across releases and two runs give byte-identical archives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from psl import __version__, registry
+from psl.gen import unity_assets as ua
+from psl.gen.env import render
+from psl.gen.unity_yaml import BUILTIN_GUIDS, guid_for, guid_references, meta_for
+from psl.gen.unitypackage import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
+from psl.resources import unity_package_dir
+
+DEFAULT_NAME = "com.psl.shaderception"
+DEFAULT_OUT = Path("dist")
+DEFAULT_BASE_URL = "https://example.invalid/psl/"
+CRT_SIZES = (64, 128, 256, 512)
+DEFAULT_CRT_SIZE = 256
+UDONSHARP_CLASSES = ("Compiler", "SyncCode", "ExampleButton")
+HLSL_FILES = ("VM.shader", "VM.cginc", "Screen.shader")
+
+NAME_RE = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
+SEMVER_RE = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+
+
+class PackageError(click.ClickException):
+    """Bad options or a missing generator: reported as a one-line error, no traceback."""
+
+
+# --------------------------------------------------------------------------------------
+# Generated parts from the other generators
+# --------------------------------------------------------------------------------------
+
+#: module -> (library functions to try, in order)
+GENERATORS: dict[str, tuple[str, ...]] = {
+    "psl.gen.udonsharp": ("render_udonsharp", "render_all", "render", "generate"),
+    "psl.gen.hlsl": ("render_hlsl",),
+}
+
+
+def _generated(module_name: str, wanted: tuple[str, ...]) -> dict[str, str]:
+    """Call the generator's library function and return {file name: text} for `wanted`."""
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise PackageError(
+                f"{module_name} is not available, so {', '.join(wanted)} cannot be generated; "
+                f"the unity package needs that generator (psl-gen {module_name.rsplit('.', 1)[-1]})"
+            ) from None
+        raise
+    for fname in GENERATORS[module_name]:
+        fn: Callable[[], object] | None = getattr(module, fname, None)
+        if callable(fn):
+            result = fn()
+            break
+    else:
+        raise PackageError(f"{module_name} defines none of {GENERATORS[module_name]}")
+    if not isinstance(result, Mapping):
+        raise PackageError(f"{module_name}.{fname}() returned {type(result).__name__}, "
+                           "expected a mapping of file name to text")
+    files = {Path(str(k)).name: str(v) for k, v in result.items()}
+    missing = [w for w in wanted if w not in files]
+    if missing:
+        raise PackageError(f"{module_name}.{fname}() did not produce {', '.join(missing)}")
+    return {w: files[w] for w in wanted}
+
+
+def udonsharp_sources() -> dict[str, str]:
+    return _generated("psl.gen.udonsharp", tuple(f"{c}.cs" for c in UDONSHARP_CLASSES))
+
+
+def hlsl_sources() -> dict[str, str]:
+    return _generated("psl.gen.hlsl", HLSL_FILES)
+
+
+# --------------------------------------------------------------------------------------
+# Package assembly
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PackageOptions:
+    name: str = DEFAULT_NAME
+    version: str = __version__
+    base_url: str = DEFAULT_BASE_URL
+    display_name: str = "PSL Shaderception"
+    author: str = "psl developers"
+
+    def __post_init__(self) -> None:
+        if not NAME_RE.match(self.name) or "." not in self.name:
+            raise PackageError(
+                f"invalid package name {self.name!r}: use lower-case reverse-DNS like "
+                f"{DEFAULT_NAME} (letters, digits, '.', '-')")
+        if not SEMVER_RE.match(self.version):
+            raise PackageError(f"invalid version {self.version!r}: use semantic versioning "
+                               "like 1.2.3")
+        if not re.match(r"^https?://", self.base_url):
+            raise PackageError(f"invalid base URL {self.base_url!r}: must start with http(s)://")
+
+    @property
+    def stem(self) -> str:
+        return f"{self.name}-{self.version}"
+
+    @property
+    def zip_url(self) -> str:
+        return self.base_url.rstrip("/") + f"/{self.stem}.zip"
+
+    @property
+    def listing_url(self) -> str:
+        return self.base_url.rstrip("/") + "/vpm-listing.json"
+
+    @property
+    def assembly(self) -> str:
+        """C#-safe assembly name derived from the package name."""
+        parts = [p for p in re.split(r"[.-]", self.name) if p]
+        if parts and parts[0] == "com":
+            parts = parts[1:]
+        return ".".join(p.upper() if p == "psl" else p[:1].upper() + p[1:] for p in parts)
+
+
+@dataclass
+class Package:
+    options: PackageOptions
+    tree: PackageTree
+    manifest: dict[str, object]
+    files: dict[str, bytes] = field(default_factory=dict)  # path -> data (files only)
+
+    @property
+    def manifest_bytes(self) -> bytes:
+        return (json.dumps(self.manifest, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+class _Builder:
+    def __init__(self, options: PackageOptions) -> None:
+        self.options = options
+        self.tree = PackageTree(options.name)
+
+    def guid(self, path: str) -> str:
+        return guid_for(self.options.name, path)
+
+    def folder(self, path: str) -> None:
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            sub = "/".join(parts[:i])
+            if sub in self.tree.entries or sub.endswith("~"):
+                continue  # Samples~ itself is hidden from Unity and gets no .meta
+            guid = self.guid(sub)
+            self.tree.add(Entry(sub, guid, meta_for(sub, guid, folder=True)))
+
+    def file(self, path: str, data: str | bytes, main_object: int | None = None) -> str:
+        if "/" in path:
+            self.folder(path.rsplit("/", 1)[0])
+        guid = self.guid(path)
+        raw = data.encode() if isinstance(data, str) else data
+        self.tree.add(Entry(path, guid, meta_for(path, guid, main_object=main_object), raw))
+        return guid
+
+
+def _example_label(stem: str) -> str:
+    for prefix in ("scene_", "apps_", "standalone_"):
+        if stem.startswith(prefix):
+            stem = stem[len(prefix):]
+    return stem.replace("_", " ")
+
+
+def _texture_property(shader: str, default: str = "_MainTex") -> str:
+    match = re.search(r"^\s*(_\w+)\s*\([^)]*,\s*2D\s*\)", shader, re.MULTILINE)
+    return match.group(1) if match else default
+
+
+def _asmdef(name: str, references: list[str], editor: bool) -> str:
+    data = {
+        "name": name,
+        "rootNamespace": "",
+        "references": references,
+        "includePlatforms": ["Editor"] if editor else [],
+        "excludePlatforms": [],
+        "allowUnsafeCode": False,
+        "overrideReferences": False,
+        "precompiledReferences": [],
+        "autoReferenced": True,
+        "defineConstraints": [],
+        "versionDefines": [],
+        "noEngineReferences": False,
+    }
+    return json.dumps(data, indent=4) + "\n"
+
+
+def _static_text(name: str) -> str:
+    return (unity_package_dir() / name).read_text(encoding="utf-8")
+
+
+def build_package(options: PackageOptions | None = None,
+                  generated: Mapping[str, str] | None = None) -> Package:
+    """Assemble the whole package in memory (no files written).
+
+    `generated` (file name -> text) replaces the output of the other generators for the files
+    it names; by default they are called (psl.gen.udonsharp and psl.gen.hlsl).
+    """
+    options = options or PackageOptions()
+    generated = dict(generated or {})
+    cs = {k: generated[k] for k in (f"{c}.cs" for c in UDONSHARP_CLASSES) if k in generated}
+    if len(cs) < len(UDONSHARP_CLASSES):
+        cs = udonsharp_sources()
+    hlsl = {k: generated[k] for k in HLSL_FILES if k in generated}
+    if len(hlsl) < len(HLSL_FILES):
+        hlsl = hlsl_sources()
+    b = _Builder(options)
+
+    # Runtime assemblies: the plain asmdef plus the U# assembly definition pointing at it.
+    runtime_asm = f"{options.assembly}.Runtime"
+    asmdef_guid = b.file(f"Runtime/{runtime_asm}.asmdef", _asmdef(
+        runtime_asm, ["UdonSharp.Runtime", "UdonSharp.Lib", "VRC.Udon", "UnityEngine.UI"],
+        editor=False))
+    b.file(f"Runtime/{runtime_asm}.asset",
+           ua.udonsharp_assembly_definition(runtime_asm, asmdef_guid), ua.MONO_ID)
+
+    scripts: dict[str, str] = {}
+    programs: dict[str, str] = {}
+    classes: dict[str, ua.CSharpClass] = {}
+    for cls in UDONSHARP_CLASSES:
+        text = cs[f"{cls}.cs"]
+        scripts[cls] = b.file(f"Runtime/Scripts/{cls}.cs", text)
+        programs[cls] = b.file(f"Runtime/Scripts/{cls}.asset",
+                               ua.udonsharp_program_asset(cls, scripts[cls]), ua.MONO_ID)
+        classes[cls] = ua.parse_csharp_class(cls, text)
+
+    shader_guids = {n: b.file(f"Runtime/Shaders/{n}", hlsl[n]) for n in HLSL_FILES}
+    vm_mat = b.file("Runtime/Materials/PSL_VM.mat",
+                    ua.material("PSL_VM", shader_guids["VM.shader"]))
+    screen_tex = _texture_property(hlsl["Screen.shader"])
+    crt_guids: dict[int, str] = {}
+    screen_mats: dict[int, str] = {}
+    for size in CRT_SIZES:
+        crt_guids[size] = b.file(f"Runtime/RenderTextures/PSL_CRT_{size}.asset",
+                                 ua.custom_render_texture(f"PSL_CRT_{size}", size, vm_mat),
+                                 ua.CRT_ID)
+        screen_mats[size] = b.file(
+            f"Runtime/Materials/PSL_Screen_{size}.mat",
+            ua.material(f"PSL_Screen_{size}", shader_guids["Screen.shader"],
+                        {screen_tex: ua.ref(ua.CRT_ID, crt_guids[size], 2)}))
+
+    examples: list[tuple[str, str, str]] = []
+    for src in sorted((unity_package_dir() / "Examples").glob("*.psl")):
+        text = src.read_text(encoding="utf-8")
+        text_guid = b.file(f"Runtime/Examples/{src.stem}.txt", text)
+        b.file(f"Samples~/Programs/{src.stem}.psl", text)
+        examples.append((src.stem, text, text_guid))
+
+    prefab_path = "Runtime/Prefabs/Shaderception.prefab"
+    prefab = ua.shaderception_prefab(ua.PrefabAssets(
+        screen_material=screen_mats[DEFAULT_CRT_SIZE],
+        vm_material=vm_mat,
+        crt=crt_guids[DEFAULT_CRT_SIZE],
+        scripts=scripts,
+        programs=programs,
+        examples=[(_example_label(stem), text, g) for stem, text, g in examples],
+        classes=classes,
+        source_limit=registry.LIMITS.source_chars,
+    ))
+    prefab_guid = b.file(prefab_path, prefab)
+
+    editor_asm = f"{options.assembly}.Editor"
+    b.file(f"Editor/{editor_asm}.asmdef", _asmdef(
+        editor_asm, [runtime_asm, "UdonSharp.Editor", "UdonSharp.Runtime", "VRC.Udon",
+                     "VRC.Udon.Editor", "UnityEngine.UI"], editor=True))
+    b.file("Editor/ShaderceptionSetup.cs", render(
+        "unity/ShaderceptionSetup.cs.j2",
+        prefab_guid=prefab_guid,
+        vm_material_guid=vm_mat,
+        crt_guids=crt_guids,
+        screen_material_guids=screen_mats,
+        default_size=DEFAULT_CRT_SIZE,
+        examples=[(stem, _example_label(stem), g) for stem, _t, g in examples],
+        compile_event=ua.event_name(classes["Compiler"], ["Compile"]),
+        load_event=ua.event_name(classes["ExampleButton"],
+                                 ["Load", "LoadExample", "OnClick", "Click"]),
+        package_name=options.name,
+    ))
+
+    b.file("README.md", _static_text("README.md"))
+    b.file("CHANGELOG.md", _static_text("CHANGELOG.md"))
+    b.file("LICENSE.md", _static_text("LICENSE.md"))
+
+    manifest: dict[str, object] = {
+        "name": options.name,
+        "displayName": options.display_name,
+        "version": options.version,
+        "unity": "2022.3",
+        "description": ("Shaderception for VRChat worlds: an in-world PSL compiler (UdonSharp) "
+                        "and a shader VM that runs the compiled program on a render texture. "
+                        f"Generated by psl {__version__}."),
+        "author": {"name": options.author},
+        "license": "MIT",
+        "url": options.zip_url,
+        "keywords": ["vrchat", "udonsharp", "shader", "shaderception", "psl"],
+        "vpmDependencies": {"com.vrchat.worlds": "^3.5.0"},
+        "samples": [{
+            "displayName": "Example programs",
+            "description": "The PSL programs of the example buttons, as .psl sources.",
+            "path": "Samples~/Programs",
+        }],
+    }
+    package = Package(options, b.tree, manifest)
+    b.file("package.json", package.manifest_bytes)
+    package.files = {e.path: e.data for e in b.tree.sorted() if e.data is not None}
+    check_references(package)
+    return package
+
+
+def check_references(package: Package) -> None:
+    """Every guid in a generated YAML asset must be a package file or a listed built-in."""
+    known = {e.guid for e in package.tree.entries.values()} | BUILTIN_GUIDS
+    guids = [e.guid for e in package.tree.entries.values()]
+    if len(set(guids)) != len(guids):
+        raise PackageError("duplicate GUIDs in the package")
+    for path, data in package.files.items():
+        if not path.endswith((".mat", ".asset", ".prefab")):
+            continue
+        for guid in guid_references(data.decode()):
+            if guid not in known:
+                raise PackageError(f"{path} references unknown guid {guid}")
+
+
+# --------------------------------------------------------------------------------------
+# Outputs
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outputs:
+    zip: Path
+    unitypackage: Path
+    manifest: Path
+    listing: Path
+    files: int
+    folders: int
+
+
+def listing_json(package: Package, zip_bytes: bytes, existing: dict | None = None) -> dict:
+    """A VCC repository listing with this version added (other versions are kept)."""
+    o = package.options
+    listing = existing or {
+        "name": f"{o.display_name} packages",
+        "id": f"{o.name}.listing",
+        "url": o.listing_url,
+        "author": o.author,
+        "packages": {},
+    }
+    entry = dict(package.manifest)
+    entry["zipSHA256"] = hashlib.sha256(zip_bytes).hexdigest()
+    versions = listing.setdefault("packages", {}).setdefault(o.name, {}).setdefault(
+        "versions", {})
+    versions[o.version] = entry
+    listing["packages"][o.name]["versions"] = dict(sorted(versions.items()))
+    return listing
+
+
+def _check_ours(path: Path, check: Callable[[object], bool], what: str) -> object | None:
+    """Load an existing JSON output; refuse to replace a file psl did not write."""
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if data is None or not check(data):
+        raise PackageError(f"{path} exists and is not {what}; refusing to overwrite it "
+                           "(move it away or choose another --out)")
+    return data
+
+
+def write_package(out: Path = DEFAULT_OUT, options: PackageOptions | None = None,
+                  generated: Mapping[str, str] | None = None) -> Outputs:
+    """Build the package and write the four outputs into `out` (see build_package)."""
+    options = options or PackageOptions()
+    package = build_package(options, generated)
+    if out.exists() and not out.is_dir():
+        raise PackageError(f"--out {out} exists and is not a directory")
+
+    manifest_path = out / "package.json"
+    listing_path = out / "vpm-listing.json"
+    _check_ours(manifest_path, lambda d: isinstance(d, dict) and d.get("name") == options.name
+                and "vpmDependencies" in d, f"a package.json of {options.name}")
+    existing = _check_ours(listing_path, lambda d: isinstance(d, dict)
+                           and isinstance(d.get("packages"), dict), "a VPM repository listing")
+
+    zip_bytes = vpm_zip_bytes(package.tree, package.manifest_bytes)
+    unitypackage = unitypackage_bytes(package.tree, f"Packages/{options.name}")
+    listing = listing_json(package, zip_bytes, existing if isinstance(existing, dict) else None)
+
+    out.mkdir(parents=True, exist_ok=True)
+    zip_path = out / f"{options.stem}.zip"
+    upkg_path = out / f"{options.stem}.unitypackage"
+    zip_path.write_bytes(zip_bytes)
+    upkg_path.write_bytes(unitypackage)
+    manifest_path.write_bytes(package.manifest_bytes)
+    listing_path.write_text(json.dumps(listing, indent=2, ensure_ascii=False) + "\n",
+                            encoding="utf-8", newline="\n")
+    entries = package.tree.entries.values()
+    return Outputs(zip_path, upkg_path, manifest_path, listing_path,
+                   files=sum(1 for e in entries if not e.is_folder),
+                   folders=sum(1 for e in entries if e.is_folder))
+
+
+@click.command("unity-package")
+@click.option("--out", "out", default=str(DEFAULT_OUT), show_default=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for the .zip, .unitypackage, package.json and vpm-listing.json.")
+@click.option("--name", default=DEFAULT_NAME, show_default=True,
+              help="VPM package name (lower-case reverse-DNS).")
+@click.option("--version", "version", default=__version__, show_default=True,
+              help="Package version (semver).")
+@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True,
+              help="Where the zip and vpm-listing.json will be served (used in package.json "
+                   "and the listing).")
+def command(out: Path, name: str, version: str, base_url: str) -> None:
+    """Build the Unity package: VPM zip, .unitypackage, package.json and a VCC listing."""
+    result = write_package(out, PackageOptions(name=name, version=version, base_url=base_url))
+    for path in (result.zip, result.unitypackage, result.manifest, result.listing):
+        click.echo(f"{path} ({path.stat().st_size} bytes)")
+    click.echo(f"{result.files} files, {result.folders} folders")
+
+
+__all__ = ["build_package", "write_package", "command", "PackageOptions"]
