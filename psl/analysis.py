@@ -87,10 +87,11 @@ def analyse(program: ast.Program) -> Analysis:
     result = Analysis()
     diags = result.diagnostics
     body = program.body
+    nodes = list(walk(body))  # every pass below reads this one pre-order list
 
     # Functions: top level only, no builtin names, no duplicates.
     top_level = {id(s) for s in body.statements if isinstance(s, ast.FunDef)}
-    for node in walk(body):
+    for node in nodes:
         if not isinstance(node, ast.FunDef):
             continue
         if id(node) not in top_level:
@@ -108,7 +109,7 @@ def analyse(program: ast.Program) -> Analysis:
     funcs = result.functions
 
     # Calls, swizzles and assignment targets everywhere.
-    for node in walk(body):
+    for node in nodes:
         if isinstance(node, ast.Call):
             name = node.name.text
             user = funcs.get(name)
@@ -135,10 +136,10 @@ def analyse(program: ast.Program) -> Analysis:
                 diags.append(make("E018", node.target.span, what=what))
 
     # Recursion: a call in f to g from which f is reachable.
-    graph = {name: [c.name.text for c in _calls(f.body) if c.name.text in funcs]
-             for name, f in funcs.items()}
-    for name, f in funcs.items():
-        for call in _calls(f.body):
+    calls = {name: _calls(f.body) for name, f in funcs.items()}
+    graph = {name: [c.name.text for c in cs if c.name.text in funcs] for name, cs in calls.items()}
+    for name in funcs:
+        for call in calls[name]:
             callee = call.name.text
             if callee not in funcs:
                 continue
@@ -147,7 +148,7 @@ def analyse(program: ast.Program) -> Analysis:
                 diags.append(make("E012", call.name.span, cycle=" -> ".join([name, *path]),
                                   hint="PSL inlines every call, so functions cannot recurse"))
 
-    _lint(program, result)
+    _lint(program, nodes, result)
     # Errors first, earliest position first; ties go to the lower code (contract stage 5).
     diags.sort(key=lambda d: (not d.is_error, d.span.line, d.span.column, d.code))
     return result
@@ -169,7 +170,7 @@ def _has_value(block: ast.Block) -> bool:
     return False
 
 
-def _lint(program: ast.Program, result: Analysis) -> None:
+def _lint(program: ast.Program, nodes: list[object], result: Analysis) -> None:
     diags = result.diagnostics
     body = program.body
     if not _has_value(body):
@@ -178,7 +179,7 @@ def _lint(program: ast.Program, result: Analysis) -> None:
     # W002 / W003: names assigned but never read anywhere; function names as variables.
     assigned: dict[str, ast.Assign] = {}
     read: set[str] = set()
-    for node in walk(body):
+    for node in nodes:
         if isinstance(node, ast.Assign):
             target = node.target
             base = target.base if isinstance(target, ast.Swizzle) else target
@@ -189,19 +190,11 @@ def _lint(program: ast.Program, result: Analysis) -> None:
         elif isinstance(node, ast.Var):
             if node.name in result.functions:
                 diags.append(make("W003", node.span, name=node.name))
-    for node in walk(body):
-        if isinstance(node, ast.Assign):
-            for n in walk(node.value) if node.value is not None else ():
-                if isinstance(n, ast.Var):
-                    read.add(n.name)
-            if isinstance(node.target, ast.Swizzle):
-                for n in walk(node.target.base):
-                    if isinstance(n, ast.Var):
-                        read.add(n.name)
-        elif not isinstance(node, ast.Assign):
-            for n in ast.children(node):
-                if isinstance(n, ast.Var):
-                    read.add(n.name)
+    # A variable is read wherever it appears, except as the plain target of an assignment.
+    targets = {id(n.target) for n in nodes if isinstance(n, ast.Assign)}
+    for node in nodes:
+        if isinstance(node, ast.Var) and id(node) not in targets:
+            read.add(node.name)
     params = {p.text for f in result.functions.values() for p in f.params}
     for name, node in assigned.items():
         if name not in read and name not in params:

@@ -135,28 +135,27 @@ class Program:
     source: str
 
 
+def _opt(x: object) -> tuple[object, ...]:
+    return () if x is None else (x,)
+
+
+_CHILDREN = {
+    Number: lambda n: (),
+    Var: lambda n: (),
+    Call: lambda n: n.args,
+    Paren: lambda n: (n.inner,),
+    Swizzle: lambda n: (n.base,),
+    Unary: lambda n: (n.operand,),
+    Chain: lambda n: (n.first, *(x for _, x in n.rest)),
+    Block: lambda n: (*n.statements, *_opt(n.final)),
+    FunDef: lambda n: (n.body,),
+    If: lambda n: (n.cond, n.then, *_opt(n.orelse)),
+    While: lambda n: (n.cond, n.body),
+    For: lambda n: (n.init, n.cond, n.step, n.body),
+    Assign: lambda n: (n.target, *_opt(n.value)),
+}
+
+
 def children(node: object) -> tuple[object, ...]:
     """Direct child nodes in source order (for walkers that need no per-type code)."""
-    if isinstance(node, Call):
-        return node.args
-    if isinstance(node, Paren):
-        return (node.inner,)
-    if isinstance(node, Swizzle):
-        return (node.base,)
-    if isinstance(node, Unary):
-        return (node.operand,)
-    if isinstance(node, Chain):
-        return (node.first, *(x for _, x in node.rest))
-    if isinstance(node, Block):
-        return (*node.statements, *((node.final,) if node.final is not None else ()))
-    if isinstance(node, FunDef):
-        return (node.body,)
-    if isinstance(node, If):
-        return (node.cond, node.then, *((node.orelse,) if node.orelse is not None else ()))
-    if isinstance(node, While):
-        return (node.cond, node.body)
-    if isinstance(node, For):
-        return (node.init, node.cond, node.step, node.body)
-    if isinstance(node, Assign):
-        return (node.target, *((node.value,) if node.value is not None else ()))
-    return ()
+    return _CHILDREN[type(node)](node)
