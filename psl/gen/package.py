@@ -72,7 +72,11 @@ def _generated(module_name: str, wanted: tuple[str, ...]) -> dict[str, str]:
     for fname in GENERATORS[module_name]:
         fn: Callable[[], object] | None = getattr(module, fname, None)
         if callable(fn):
-            result = fn()
+            try:
+                result = fn()
+            except Exception as exc:  # a generator still being written: name it, no traceback
+                raise PackageError(f"{module_name}.{fname}() failed, so {', '.join(wanted)} "
+                                   f"cannot be generated: {type(exc).__name__}: {exc}") from exc
             break
     else:
         raise PackageError(f"{module_name} defines none of {GENERATORS[module_name]}")

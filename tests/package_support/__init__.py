@@ -82,8 +82,11 @@ _HEADER_RE = re.compile(r"^--- !u!(\d+) &(-?\d+)( stripped)?$", re.MULTILINE)
 def load_unity_yaml(text: str) -> dict[int, dict]:
     """fileID -> {"__class__": classID, TypeName: body} for every document of a Unity file."""
     ids = [int(m.group(2)) for m in _HEADER_RE.finditer(text)]
-    # PyYAML does not accept Unity's trailing "stripped" marker; it carries no data for us.
-    docs = list(yaml.load_all(text.replace(" stripped\n", "\n"), Loader=UnityLoader))
+    # A %TAG directive only covers the first document in YAML, but Unity uses `!u!` in all of
+    # them: spell the tag out verbatim instead. Unity's "stripped" marker carries no data here.
+    text = re.sub(r"^--- !u!(\d+)", r"--- !<tag:unity3d.com,2011:\1>", text, flags=re.MULTILINE)
+    text = text.replace(" stripped\n", "\n")
+    docs = list(yaml.load_all(text, Loader=UnityLoader))
     assert len(docs) == len(ids), "every document needs a `--- !u!class &fileID` header"
     return dict(zip(ids, docs, strict=True))
 

@@ -1,0 +1,58 @@
+"""`psl-gen unity-package` ships exactly what `psl-gen udonsharp` and `psl-gen hlsl` produce."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from psl.gen import package as pkg
+from tests.package_support import udonsharp_unavailable_reason
+
+SHADERS = {"VM.shader": "Runtime/Shaders/VM.shader", "VM.cginc": "Runtime/Shaders/VM.cginc",
+           "Screen.shader": "Runtime/Shaders/Screen.shader"}
+SCRIPTS = {f"{c}.cs": f"Runtime/Scripts/{c}.cs" for c in pkg.UDONSHARP_CLASSES}
+
+
+def _cli_output(command_name: str, out: Path) -> dict[str, bytes]:
+    from psl.gen.cli import main
+
+    result = CliRunner().invoke(main, [command_name, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return {p.name: p.read_bytes() for p in out.iterdir()}
+
+
+@pytest.fixture(scope="module")
+def real_package() -> pkg.Package:
+    reason = udonsharp_unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    return pkg.build_package()
+
+
+def test_hlsl_files_equal_psl_gen_hlsl(tmp_path: Path) -> None:
+    from tests.package_support import generated_override
+
+    package = pkg.build_package(generated=generated_override())
+    produced = _cli_output("hlsl", tmp_path)
+    for name, path in SHADERS.items():
+        assert package.files[path] == produced[name], name
+
+
+def test_scripts_equal_psl_gen_udonsharp(real_package: pkg.Package, tmp_path: Path) -> None:
+    produced = _cli_output("udonsharp", tmp_path)
+    for name, path in SCRIPTS.items():
+        assert real_package.files[path] == produced[name], name
+
+
+def test_real_scripts_match_the_prefab_contract(real_package: pkg.Package) -> None:
+    """The prefab wires the compiler by field type; the real classes must offer those fields."""
+    compiler = pkg.ua.parse_csharp_class(
+        "Compiler", real_package.files["Runtime/Scripts/Compiler.cs"].decode())
+    types = {t for t, _ in compiler.fields}
+    assert {"InputField", "Text", "Material"} <= types, compiler.fields
+    assert "Compile" in compiler.methods
+    example = pkg.ua.parse_csharp_class(
+        "ExampleButton", real_package.files["Runtime/Scripts/ExampleButton.cs"].decode())
+    assert {"TextAsset", "string"} & {t for t, _ in example.fields}, example.fields
