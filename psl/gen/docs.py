@@ -1,4 +1,4 @@
-"""`psl-gen docs`: documentation generated from the registry (docs/builtins.md)."""
+"""`psl-gen docs`: documentation generated from the registry and the diagnostic catalogue."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from psl import registry
+from psl.diagnostics import CATALOGUE
 from psl.gen.env import render
 
 
@@ -21,15 +22,19 @@ def _result(b: registry.Builtin) -> str:
 
 
 def render_docs() -> dict[str, str]:
-    text = render("docs/builtins.md.j2", builtins=registry.BUILTINS, result=_result)
-    return {"builtins.md": text}
+    return {
+        "builtins.md": render("docs/builtins.md.j2", builtins=registry.BUILTINS,
+                              result=_result),
+        "diagnostics.md": render("docs/diagnostics.md.j2",
+                                 catalogue=list(CATALOGUE.values())),
+    }
 
 
 @click.command(name="docs")
 @click.option("--out", type=click.Path(file_okay=False), default="docs", show_default=True,
-              help="folder to write builtins.md into")
+              help="folder to write builtins.md and diagnostics.md into")
 def command(out: str) -> None:
-    """Generate docs/builtins.md from the registry."""
+    """Generate docs/builtins.md and docs/diagnostics.md."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in render_docs().items():
