@@ -14,7 +14,7 @@ from psl import __version__, registry
 from psl.resources import templates_dir
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
