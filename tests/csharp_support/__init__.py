@@ -1,0 +1,1 @@
+"""Build and run the generated UdonSharp compiler under mono (test support)."""

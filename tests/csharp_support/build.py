@@ -1,0 +1,104 @@
+"""Compile the generated behaviours with mono's mcs against the stubs, and run the host.
+
+`build(dir)` renders the templates (or takes given texts), writes them next to the stubs
+and the host and compiles Host.exe. `run_batch(exe, sources)` compiles many programs in one
+mono process and returns one result per program.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from psl.gen.udonsharp import render_udonsharp
+
+HERE = Path(__file__).resolve().parent
+STUBS = HERE / "UdonStubs.cs"
+HOST = HERE / "Host.cs"
+SLOTS = 4092
+
+
+def tools_available() -> bool:
+    return shutil.which("mcs") is not None and shutil.which("mono") is not None
+
+
+def build(out: Path, files: dict[str, str] | None = None, defines: tuple[str, ...] = (),
+          extra_sources: tuple[Path, ...] = ()) -> Path:
+    """Write the generated C# into `out` and compile Host.exe there; return its path."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = render_udonsharp() if files is None else files
+    sources = []
+    for name, text in files.items():
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        sources.append(path)
+    exe = out / "Host.exe"
+    cmd = ["mcs", "-nologo", "-warnaserror-", "-nowarn:414,169,649,219",
+           "-optimize+", f"-out:{exe}", str(STUBS), str(HOST), *map(str, sources),
+           *map(str, extra_sources)]
+    if defines:
+        cmd.append("-define:" + ";".join(defines))
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"mcs failed:\n{proc.stdout}\n{proc.stderr}")
+    return exe
+
+
+@dataclass
+class HostResult:
+    out: str  # output.text
+    uploads: int
+    upload_ok: bool
+    slots: np.ndarray | None  # uint32 [4092][4] bits, when uploaded
+    exception: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.upload_ok and self.out.startswith("compiled:")
+
+
+def _slots(hexstr: str) -> np.ndarray:
+    raw = bytes.fromhex(hexstr)
+    words = np.frombuffer(raw, dtype=">u4").astype(np.uint32)
+    full = np.zeros(SLOTS * 4, dtype=np.uint32)
+    full[: len(words)] = words
+    return full.reshape(SLOTS, 4)
+
+
+def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[HostResult]:
+    """Compile every source text in one mono process (written as UTF-8 files)."""
+    with tempfile.TemporaryDirectory(prefix="psl-us-") as tmp:
+        tmpdir = Path(tmp)
+        paths = []
+        for k, src in enumerate(sources):
+            p = tmpdir / f"p{k}.psl"
+            p.write_bytes(src.encode("utf-8", "surrogatepass"))
+            paths.append(str(p))
+        listfile = tmpdir / "list.txt"
+        listfile.write_text("\n".join(paths) + "\n", encoding="utf-8")
+        proc = subprocess.run(["mono", str(exe), str(listfile)], capture_output=True,
+                              timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"host failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+    results: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
+    for line in proc.stdout.decode("utf-8").splitlines():
+        rec = json.loads(line)
+        slots = _slots(rec["slots"]) if rec.get("upload_ok") else None
+        results[rec["i"]] = HostResult(rec["out"], rec["uploads"], rec["upload_ok"], slots,
+                                       rec["exc"])
+    missing = [k for k, r in enumerate(results) if r is None]
+    if missing:
+        raise RuntimeError(f"host printed no result for programs {missing[:10]}")
+    return results
+
+
+def time_repeat(exe: Path, source_path: Path, repeat: int) -> dict[str, object]:
+    proc = subprocess.run(["mono", str(exe), "--repeat", str(repeat), str(source_path)],
+                          capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout)
