@@ -27,6 +27,11 @@ def render_docs() -> dict[str, str]:
                               result=_result),
         "diagnostics.md": render("docs/diagnostics.md.j2",
                                  catalogue=list(CATALOGUE.values())),
+        # A TextMate grammar (VS Code, Sublime, GitHub linguist) for editing PSL.
+        "editors/psl.tmLanguage.json": render(
+            "docs/psl.tmLanguage.json.j2",
+            core=[b.name for b in registry.BUILTINS if not b.extension],
+            extension=[b.name for b in registry.BUILTINS if b.extension]),
     }
 
 
@@ -38,5 +43,6 @@ def command(out: str) -> None:
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in render_docs().items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, encoding="utf-8")
         click.echo(f"wrote {folder / name}")
