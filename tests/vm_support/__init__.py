@@ -1,0 +1,1 @@
+"""Helpers for the VM tests."""
