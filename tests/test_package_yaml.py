@@ -249,30 +249,48 @@ def _udonsharp_pair(prefab: dict[int, dict], go_name: str, script_guid: str) -> 
     return proxy, body(backing)
 
 
-def test_prefab_compile_button_calls_the_compiler(package: pkg.Package,
-                                                  prefab: dict[int, dict],
-                                                  guid_to_path: dict[str, str]) -> None:
-    cs_guid = guid_for(NAME, "Runtime/Scripts/Compiler.cs")
-    proxy, backing = _udonsharp_pair(prefab, "Compiler", cs_guid)
+def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
+                                                   prefab: dict[int, dict],
+                                                   guid_to_path: dict[str, str]) -> None:
+    """Compile -> SyncCode.Submit (shares the text, then calls Compiler.Compile everywhere) when
+    SyncCode has Submit, else Compiler.Compile directly."""
+    classes = {c: pkg.ua.parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
+               for c in pkg.UDONSHARP_CLASSES}
+    target, event = pkg.ua.compile_button_target(classes)
+    assert event in classes[target].methods
+    proxy, backing = _udonsharp_pair(prefab, target, guid_for(NAME, f"Runtime/Scripts/{target}.cs"))
     assert str(backing["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
-    assert guid_to_path[str(backing["programSource"]["guid"])] == "Runtime/Scripts/Compiler.asset"
+    assert guid_to_path[str(backing["programSource"]["guid"])] == f"Runtime/Scripts/{target}.asset"
     names = _by_name(prefab)
     button = next(c for c in _components(prefab, names["CompileButton"])
                   if _script(c) == BUILTIN_ASSETS["Button"].guid)
     (call,) = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
     assert call["m_Target"]["fileID"] == proxy["_udonSharpBackingUdonBehaviour"]["fileID"]
+    assert call["m_TargetAssemblyTypeName"] == "VRC.Udon.UdonBehaviour, VRC.Udon"
     assert call["m_MethodName"] == "SendCustomEvent"
     assert call["m_Mode"] == 5
-    assert call["m_Arguments"]["m_StringArgument"] == "Compile"
+    assert call["m_Arguments"]["m_StringArgument"] == event
+    if target == "SyncCode":  # SyncCode must reach the compiler proxy
+        compiler_proxy, _ = _udonsharp_pair(prefab, "Compiler",
+                                            guid_for(NAME, "Runtime/Scripts/Compiler.cs"))
+        refs = [proxy[n] for t, n in classes["SyncCode"].fields if t == "Compiler"]
+        assert refs and all(r["fileID"] for r in refs)
+        assert "Compile" in classes["Compiler"].methods
     # the compiler's UI and material fields point at the prefab's objects / the VM material
+    compiler_proxy, _ = _udonsharp_pair(prefab, "Compiler",
+                                        guid_for(NAME, "Runtime/Scripts/Compiler.cs"))
     input_id = next(c["__id"] for c in _components(prefab, names["CodeInput"])
                     if _script(c) == BUILTIN_ASSETS["InputField"].guid)
-    fields = pkg.ua.parse_csharp_class("Compiler", _text(package, "Runtime/Scripts/Compiler.cs"))
-    for type_name, field_name in fields.fields:
+    output_id = next(c["__id"] for c in _components(prefab, names["Output"])
+                     if _script(c) == BUILTIN_ASSETS["Text"].guid)
+    for type_name, field_name in classes["Compiler"].fields:
+        value = compiler_proxy[field_name]
         if type_name == "InputField":
-            assert proxy[field_name] == {"fileID": input_id}
+            assert value == {"fileID": input_id}
+        if type_name == "Text":
+            assert value == {"fileID": output_id}
         if type_name == "Material":
-            assert guid_to_path[str(proxy[field_name]["guid"])] == "Runtime/Materials/PSL_VM.mat"
+            assert guid_to_path[str(value["guid"])] == "Runtime/Materials/PSL_VM.mat"
 
 
 def test_prefab_example_buttons(package: pkg.Package, prefab: dict[int, dict],

@@ -539,6 +539,14 @@ def event_name(cls: CSharpClass, preferred: Sequence[str]) -> str:
     return preferred[0]
 
 
+def compile_button_target(classes: Mapping[str, CSharpClass]) -> tuple[str, str]:
+    """(class, event) the Compile button sends: SyncCode.Submit when it exists (it shares the
+    text with every player, then calls Compiler.Compile on each), else Compiler.Compile."""
+    if "Submit" in classes["SyncCode"].methods:
+        return "SyncCode", "Submit"
+    return "Compiler", event_name(classes["Compiler"], ["Compile"])
+
+
 def shaderception_prefab(assets: PrefabAssets) -> str:
     b = PrefabBuilder()
     root = b.add("Shaderception", None, rect=False)
@@ -695,10 +703,10 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
     ids["SyncCode"] = sync_go.cid("SyncCode")
     _udonsharp(b, compiler_go, classes["Compiler"], assets, common)
     _udonsharp(b, sync_go, classes["SyncCode"], assets, common)
-    compiler_backing = compiler_go.cid("Compiler.UdonBehaviour")
-
-    compile_event = event_name(classes["Compiler"], ["Compile"])
-    _button_click(compile_go, compile_image, compiler_backing, compile_event)
+    target_cls, compile_event = compile_button_target(classes)
+    target_go = sync_go if target_cls == "SyncCode" else compiler_go
+    _button_click(compile_go, compile_image, target_go.cid(f"{target_cls}.UdonBehaviour"),
+                  compile_event)
 
     # Example buttons: each loads one program into the input field and compiles it.
     examples = b.add("Examples", canvas, rect=True, **_rect(20, 1100, CANVAS_W - 40, 380))
