@@ -1,0 +1,115 @@
+"""The corpus against the original VM's golden renders and statistics (SPEC §9)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from psl.compiler import compile_source
+from psl.vm import values
+from psl.vm.render import RenderSettings, render
+from tests.conftest import CORPUS
+
+MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text(encoding="utf-8"))
+SETTINGS = MANIFEST["settings"]
+RENDERED = sorted(k for k, v in MANIFEST["programs"].items() if v["status"] == "rendered")
+#: Programs whose golden is met at >= 99.5 % of lanes but not at every lane; why:
+#: scene_line_by_moon draws 1 / (150 y) near y = 0, which amplifies last-bit differences
+#: of float32 sin() between implementations (max |diff| ~8e-4 at values ~36, ~2e-5
+#: relative) in 5 of 16384 lanes.
+LOOSE = {"scene_line_by_moon"}
+
+
+def reference_settings(frames: int) -> RenderSettings:
+    return RenderSettings(
+        width=SETTINGS["width"], height=SETTINGS["height"], time=1.25, frames=frames, fps=60.0,
+        button=tuple(SETTINGS["_InputButton"]), axis=tuple(SETTINGS["_InputAxis"]),
+        camera=np.load(CORPUS / "golden" / "camera.npy"),
+        video=np.load(CORPUS / "golden" / "video.npy"),
+        is_avpro=bool(SETTINGS["_IsAVProInput"]), max_jumps=SETTINGS["max_jumps"])
+
+
+def frames_for(source: str) -> int:
+    # manifest rule: sources containing 'self(' (case-insensitive) run 8 frames
+    return 8 if "self(" in source.lower() else 1
+
+
+@pytest.fixture(scope="session")
+def corpus_renders():
+    out = {}
+    for name in RENDERED:
+        entry = MANIFEST["programs"][name]
+        source = (CORPUS / entry["source"]).read_text(encoding="utf-8")
+        slots = compile_source(source).unwrap().slots()
+        out[name] = render(slots, reference_settings(frames_for(source)), keep_frames=False)
+    return out
+
+
+def test_frames_rule_matches_manifest():
+    for name in RENDERED:
+        entry = MANIFEST["programs"][name]
+        assert frames_for((CORPUS / entry["source"]).read_text()) == entry["frames"], name
+
+
+@pytest.mark.parametrize("name", RENDERED)
+def test_matches_golden(corpus_renders, name):
+    golden = np.load(CORPUS / MANIFEST["programs"][name]["golden"])
+    img = corpus_renders[name].last
+    assert img.shape == golden.shape and img.dtype == np.float32
+    close = np.abs(img - golden) <= 1e-4
+    assert close.mean() >= 0.995, f"{name}: {close.mean():.5f} of lanes within 1e-4"
+    if name not in LOOSE:
+        assert close.all(), f"{name}: {np.count_nonzero(~close)} lanes off (add to LOOSE?)"
+
+
+@pytest.mark.parametrize("name", RENDERED)
+def test_stats_match_manifest(corpus_renders, name):
+    entry = MANIFEST["programs"][name]
+    s = corpus_renders[name].stats[-1].summary()
+    for key in ("exec_instructions_per_pixel_mean", "exec_instructions_per_pixel_max",
+                "jumps_per_pixel_mean", "jumps_per_pixel_max", "hit_jump_limit"):
+        assert s[key] == entry[key], key
+    assert s["registers"] == entry["max_registers"]
+    for k, frame in enumerate(entry.get("per_frame") or []):
+        fs = corpus_renders[name].stats[k].summary()
+        for key, value in frame.items():
+            if key in fs:
+                assert fs[key] == value, (k, key)
+
+
+def test_stats_cli_output_matches_manifest(tmp_path):
+    from click.testing import CliRunner
+
+    from psl.vm.cli import command
+
+    name = "scene_mandelbrot"
+    entry = MANIFEST["programs"][name]
+    result = CliRunner().invoke(command, [
+        str(CORPUS / entry["source"]), "--size", "64x64", "--time", "1.25", "--stats",
+        "-o", str(tmp_path / "m.npy")])
+    assert result.exit_code == 0, result.output
+    assert (f"executed instructions per pixel: mean "
+            f"{entry['exec_instructions_per_pixel_mean']:.3f}, "
+            f"max {entry['exec_instructions_per_pixel_max']}") in result.output
+    assert f"jumps per pixel: mean {entry['jumps_per_pixel_mean']:.3f}" in result.output
+    assert f"registers used: {entry['max_registers']}" in result.output
+    golden = np.load(CORPUS / entry["golden"])
+    assert (np.abs(np.load(tmp_path / "m.npy") - golden) <= 1e-4).all()
+
+
+@pytest.mark.parametrize("name", RENDERED)
+def test_literal_path_gives_identical_results(corpus_renders, name, monkeypatch):
+    """The clean-value fast paths must not change a single bit: rerun the literal path."""
+    entry = MANIFEST["programs"][name]
+    source = (CORPUS / entry["source"]).read_text(encoding="utf-8")
+    slots = compile_source(source).unwrap().slots()
+    settings = reference_settings(frames_for(source))
+    settings.width, settings.height = 16, 12
+    monkeypatch.setattr(values, "FORCE_SLOW", False)
+    fast = render(slots, settings, keep_frames=False)
+    monkeypatch.setattr(values, "FORCE_SLOW", True)
+    slow = render(slots, settings, keep_frames=False)
+    np.testing.assert_array_equal(fast.last, slow.last)
+    assert fast.stats[-1].summary() == slow.stats[-1].summary()
