@@ -56,3 +56,35 @@ def test_real_scripts_match_the_prefab_contract(real_package: pkg.Package) -> No
     example = pkg.ua.parse_csharp_class(
         "ExampleButton", real_package.files["Runtime/Scripts/ExampleButton.cs"].decode())
     assert {"TextAsset", "string"} & {t for t, _ in example.fields}, example.fields
+
+
+def _mcs_missing() -> bool:
+    import shutil
+
+    return shutil.which("mcs") is None or shutil.which("mono") is None
+
+
+@pytest.mark.skipif(_mcs_missing(), reason="mono-mcs / mono-runtime not installed")
+def test_package_scripts_compile_in_the_mono_harness(real_package: pkg.Package,
+                                                     tmp_path: Path) -> None:
+    from tests.csharp_support.build import build
+
+    files = {name: real_package.files[path].decode() for name, path in SCRIPTS.items()}
+    assert build(tmp_path, files).exists()
+
+
+@pytest.mark.skipif(_mcs_missing(), reason="mono-mcs not installed")
+def test_editor_script_compiles_against_api_stubs(tmp_path: Path) -> None:
+    """Editor/ShaderceptionSetup.cs against the signatures it uses (tests/package_support)."""
+    import subprocess
+
+    from tests.package_support import generated_override
+
+    package = pkg.build_package(generated=generated_override())
+    script = tmp_path / "ShaderceptionSetup.cs"
+    script.write_bytes(package.files["Editor/ShaderceptionSetup.cs"])
+    stubs = Path(__file__).parent / "package_support" / "EditorStubs.cs"
+    proc = subprocess.run(["mcs", "-nologo", "-target:library", "-warnaserror+",
+                           f"-out:{tmp_path / 'editor.dll'}", str(stubs), str(script)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,0 +1,176 @@
+// Signatures of the Unity, UdonSharp and VRChat editor APIs that the package's editor script
+// (Editor/ShaderceptionSetup.cs) calls, for a compile check with mono's mcs. Bodies are empty:
+// this checks that the script is valid C# against the real API shapes, nothing more.
+using System;
+using System.Collections.Generic;
+
+namespace UnityEngine
+{
+    public class Object
+    {
+        public string name;
+        public static implicit operator bool(Object o) { return !ReferenceEquals(o, null); }
+    }
+    public class Component : Object
+    {
+        public GameObject gameObject;
+        public Transform transform;
+        public T GetComponent<T>() { return default(T); }
+    }
+    public class Behaviour : Component { public bool enabled; }
+    public class MonoBehaviour : Behaviour { }
+    public class Transform : Component
+    {
+        public Transform parent;
+        public Transform Find(string n) { return null; }
+        public void SetParent(Transform p, bool worldPositionStays) { }
+    }
+    public class GameObject : Object
+    {
+        public GameObject(string name) { }
+        public Transform transform;
+        public SceneManagement.Scene scene;
+        public Component[] GetComponents(Type t) { return null; }
+        public T[] GetComponents<T>() { return null; }
+        public Component GetComponentInChildren(Type t, bool includeInactive) { return null; }
+    }
+    public class Shader : Object { public static Shader Find(string n) { return null; } }
+    public class Texture : Object { }
+    public class Material : Object { public Shader shader; public Texture mainTexture; }
+    public class TextAsset : Object { public string text; }
+    public class Renderer : Component { public Material sharedMaterial; }
+    public class MeshRenderer : Renderer { }
+    public static class Debug
+    {
+        public static void Log(object m) { }
+        public static void Log(object m, Object context) { }
+        public static void LogWarning(object m, Object context) { }
+        public static void LogError(object m) { }
+        public static void LogError(object m, Object context) { }
+    }
+}
+
+namespace UnityEngine.SceneManagement
+{
+    public struct Scene { public UnityEngine.GameObject[] GetRootGameObjects() { return null; } }
+    public class SceneManager { public static Scene GetActiveScene() { return default(Scene); } }
+}
+
+namespace UnityEngine.Events
+{
+    public delegate void UnityAction<T0>(T0 arg0);
+    public abstract class UnityEventBase { public int GetPersistentEventCount() { return 0; } }
+    public class UnityEvent : UnityEventBase { }
+}
+
+namespace UnityEngine.UI
+{
+    public class InputField : UnityEngine.MonoBehaviour { public string text; }
+    public class Text : UnityEngine.MonoBehaviour { public string text; }
+    public class Button : UnityEngine.MonoBehaviour
+    {
+        public class ButtonClickedEvent : UnityEngine.Events.UnityEvent { }
+        public ButtonClickedEvent onClick;
+    }
+}
+
+namespace UnityEditor
+{
+    using UnityEngine;
+
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = true)]
+    public sealed class MenuItem : Attribute
+    {
+        public MenuItem(string itemName) { }
+        public MenuItem(string itemName, bool isValidateFunction, int priority) { }
+    }
+    public static class EditorUtility
+    {
+        public static bool DisplayDialog(string title, string message, string ok) { return true; }
+        public static void SetDirty(Object target) { }
+    }
+    public static class AssetDatabase
+    {
+        public static string GUIDToAssetPath(string guid) { return null; }
+        public static T LoadAssetAtPath<T>(string path) where T : Object { return null; }
+        public static string GetAssetPath(Object o) { return null; }
+        public static void ImportAsset(string path) { }
+    }
+    public enum PrefabUnpackMode { OutermostRoot, Completely }
+    public enum InteractionMode { AutomatedAction, UserAction }
+    public static class PrefabUtility
+    {
+        public static Object InstantiatePrefab(Object asset) { return null; }
+        public static bool IsPartOfPrefabInstance(Object o) { return false; }
+        public static GameObject GetOutermostPrefabInstanceRoot(Object o) { return null; }
+        public static void UnpackPrefabInstance(GameObject root, PrefabUnpackMode m, InteractionMode a) { }
+    }
+    public static class Undo
+    {
+        public static void RegisterCreatedObjectUndo(Object o, string name) { }
+        public static void RecordObject(Object o, string name) { }
+        public static void DestroyObjectImmediate(Object o) { }
+    }
+    public static class Selection { public static GameObject activeGameObject; }
+    public static class TypeCache
+    {
+        public struct TypeCollection : IEnumerable<Type>
+        {
+            public IEnumerator<Type> GetEnumerator() { yield break; }
+            System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() { yield break; }
+        }
+        public static TypeCollection GetTypesDerivedFrom<T>() { return default(TypeCollection); }
+    }
+}
+
+namespace UnityEditor.SceneManagement
+{
+    public sealed class EditorSceneManager : UnityEngine.SceneManagement.SceneManager
+    {
+        public static bool MarkSceneDirty(UnityEngine.SceneManagement.Scene s) { return true; }
+    }
+}
+
+namespace UnityEditor.Events
+{
+    using UnityEngine.Events;
+
+    public static class UnityEventTools
+    {
+        public static void RemovePersistentListener(UnityEventBase e, int index) { }
+        public static void AddStringPersistentListener(UnityEventBase e, UnityAction<string> call, string argument) { }
+    }
+}
+
+namespace VRC.Udon
+{
+    public class AbstractUdonProgramSource : UnityEngine.Object { }
+    public class UdonBehaviour : UnityEngine.MonoBehaviour
+    {
+        public AbstractUdonProgramSource programSource;
+        public void SendCustomEvent(string eventName) { }
+    }
+}
+
+namespace UdonSharp
+{
+    public abstract class UdonSharpBehaviour : UnityEngine.MonoBehaviour { }
+}
+
+namespace UdonSharpEditor
+{
+    using UdonSharp;
+    using VRC.Udon;
+
+    public static class UdonSharpEditorUtility
+    {
+        public static UdonBehaviour GetBackingUdonBehaviour(UdonSharpBehaviour b) { return null; }
+        public static UdonSharpBehaviour GetProxyBehaviour(UdonBehaviour u) { return null; }
+        public static void CopyProxyToUdon(UdonSharpBehaviour proxy) { }
+    }
+    public static class UdonSharpUndo
+    {
+        public static UdonSharpBehaviour AddComponent(UnityEngine.GameObject g, Type t) { return null; }
+        public static void DestroyImmediate(UdonSharpBehaviour b) { }
+    }
+}
