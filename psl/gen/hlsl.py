@@ -36,6 +36,9 @@ class BuiltinCase:
     name: str
     code: str  # the float4 result, sentinel rule applied
     extension: str  # preprocessor symbol guarding the case, "" for core builtins
+    # Without the extension the arguments are still popped and the result is zero, shaped
+    # by the same sentinel rule: the program behaves as with the extension and no data.
+    fallback: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ def builtin_cases() -> list[BuiltinCase]:
         define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
         if b.extension and not define:
             raise MissingHlslError(f"extension {b.extension!r} has no preprocessor symbol")
-        cases.append(BuiltinCase(b.id, b.name, _with_result_rule(b, BUILTIN_HLSL[b.name]), define))
+        cases.append(BuiltinCase(b.id, b.name, _with_result_rule(b, BUILTIN_HLSL[b.name]), define,
+                                 _with_result_rule(b, "float4(0.0, 0.0, 0.0, 0.0)")))
     return cases
 
 
