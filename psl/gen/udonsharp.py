@@ -82,7 +82,8 @@ def context() -> dict[str, object]:
         "cs_string": cs_string,
         "binop": {b.symbol: b.id for b in registry.BINARY_OPERATORS},
         "unop": {u.symbol: u.code for u in registry.UNARY_OPERATORS},
-        "compound": {k: registry.BINOP_BY_SYMBOL[v].id for k, v in registry.COMPOUND_ASSIGN.items()},
+        "compound": {k: registry.BINOP_BY_SYMBOL[v].id
+                     for k, v in registry.COMPOUND_ASSIGN.items()},
         "increment": {k: registry.BINOP_BY_SYMBOL[v].id for k, v in registry.INCREMENT.items()},
         "nan_bits": f"0x{registry.PAD_NAN_BITS:08X}",
     }

@@ -47,6 +47,11 @@ public static class Host
                 + (sw.Elapsed.TotalMilliseconds / n).ToString("R", System.Globalization.CultureInfo.InvariantCulture) + "}");
             return 0;
         }
+        if (args.Length == 1 && args[0] == "--behaviours")
+        {
+            Console.WriteLine(Behaviours());
+            return 0;
+        }
         string[] paths = File.ReadAllLines(args[0]);
         TextWriter stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
         for (int k = 0; k < paths.Length; k++)
@@ -71,6 +76,73 @@ public static class Host
         }
         stdout.Flush();
         return 0;
+    }
+
+    // Drives SyncCode, ExampleButton and the input relay once; prints what they did.
+    private static string Behaviours()
+    {
+        Compiler c = new Compiler();
+        InputField field = new InputField();
+        c.input = field;
+        c.output = new Text();
+        c.screenMat = new Material();
+        SyncCode sync = new SyncCode();
+        sync.input = field;
+        sync.compiler = c;
+        field.text = "x = 1; x";
+        VRC.SDKBase.Networking.Owner = null;
+        sync.Submit();
+        bool owner = VRC.SDKBase.Networking.Owner == VRC.SDKBase.Networking.LocalPlayer;
+        string afterSubmit = c.output.text;
+        int uploadsAfterSubmit = c.screenMat.ArrayUploads;
+
+        // a remote client: its own input field and compiler, fed by deserialization
+        Compiler c2 = new Compiler();
+        InputField field2 = new InputField();
+        c2.input = field2;
+        c2.output = new Text();
+        c2.screenMat = new Material();
+        SyncCode sync2 = new SyncCode();
+        sync2.input = field2;
+        sync2.compiler = c2;
+        typeof(SyncCode).GetField("syncedSource", System.Reflection.BindingFlags.NonPublic
+            | System.Reflection.BindingFlags.Instance).SetValue(sync2, field.text);
+        sync2.OnDeserialization();
+
+        ExampleButton button = new ExampleButton();
+        button.input = field;
+        button.compiler = c;
+        button.program = "float3(1, 0, 0)";
+        button.Load();
+        string afterExample = c.output.text;
+        string exampleText = field.text;
+
+        field.text = "x = ;";
+        int before = c.screenMat.ArrayUploads;
+        c.Compile();
+        string afterError = c.output.text;
+        int uploadsOnError = c.screenMat.ArrayUploads - before;
+
+        c.InputUse(true, null);
+        c.InputGrab(true, null);
+        c.InputMoveHorizontal(0.25f, null);
+        c.InputLookVertical(-0.5f, null);
+        typeof(Compiler).GetMethod("Update", System.Reflection.BindingFlags.NonPublic
+            | System.Reflection.BindingFlags.Instance).Invoke(c, null);
+        Vector4 b = c.screenMat.Vectors["_InputButton"];
+        Vector4 a = c.screenMat.Vectors["_InputAxis"];
+
+        return "{\"submit_out\": " + Json(afterSubmit) + ", \"submit_uploads\": " + uploadsAfterSubmit
+            + ", \"owner\": " + (owner ? "true" : "false")
+            + ", \"serializations\": " + sync.SerializationRequests
+            + ", \"remote_text\": " + Json(field2.text) + ", \"remote_out\": " + Json(c2.output.text)
+            + ", \"example_text\": " + Json(exampleText) + ", \"example_out\": " + Json(afterExample)
+            + ", \"error_out\": " + Json(afterError) + ", \"uploads_on_error\": " + uploadsOnError
+            + ", \"button\": [" + b.x + ", " + b.y + ", " + b.z + ", " + b.w + "]"
+            + ", \"axis\": [" + a.x.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
+            + a.y.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
+            + a.z.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
+            + a.w.ToString(System.Globalization.CultureInfo.InvariantCulture) + "]}";
     }
 
     private static string Record(int k, Compiler c, string exc)
