@@ -74,8 +74,13 @@ def context() -> dict[str, object]:
     msgs = messages()
     fields = sorted({f for m in msgs for f in m.fields})
     builtins = sorted(registry.BUILTINS, key=lambda b: b.id)
+    by_length = sorted(range(len(builtins)), key=lambda k: (len(builtins[k].name), k))
+    longest = max(len(b.name) for b in builtins)
+    by_length_start = [sum(1 for b in builtins if len(b.name) < n) for n in range(longest + 2)]
     return {
         "builtins": builtins,
+        "by_length": by_length,
+        "by_length_start": by_length_start,
         "messages": msgs,
         "message_fields": fields,
         "swizzle_lanes": swizzle_lane_string(),
