@@ -271,6 +271,7 @@ def counts(workdir: Path) -> dict[str, object]:
     by_phase_calls = [0] * 8
     by_phase_ops = [0] * 8
     by_method: dict[str, list[int]] = {}
+    by_line = [0] * len(lines)
     for path, rec in zip(programs, data, strict=True):
         calls = sum(map(sum, rec["calls"]))
         ops = 0
@@ -286,6 +287,7 @@ def counts(workdir: Path) -> dict[str, object]:
             for n, h in enumerate(rec["lines"][phase]):
                 if h:
                     by_method.setdefault(lines[n][0], [0, 0])[1] += h * lines[n][1]
+                    by_line[n] += h * lines[n][1]
         chars = len(path.read_text(encoding="utf-8"))
         per_program[path.stem] = {"chars": chars, "method_calls": calls, "operations": ops,
                                   "result": rec["out"]}
@@ -300,6 +302,8 @@ def counts(workdir: Path) -> dict[str, object]:
                      {"method_calls": by_phase_calls[p], "operations": by_phase_ops[p]}
                      for p in range(8) if by_phase_calls[p] or by_phase_ops[p]},
         "top_methods": {name: {"calls": c, "operations": o} for name, (c, o) in top},
+        "top_lines": [{"method": lines[n][0], "line": lines[n][2], "operations": by_line[n]}
+                      for n in sorted(range(len(lines)), key=lambda n: -by_line[n])[:12]],
     }
 
 
