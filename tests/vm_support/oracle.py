@@ -88,9 +88,9 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
             17: np.ceil, 18: lambda x: x - np.floor(x),
         }
         if bid in lanewise:
-            return np.array([lanewise[bid](F(x)) for x in a], F)
+            return np.asarray(lanewise[bid](a), F)
         if bid == 9:
-            return np.array([np.power(F(x), F(y)) for x, y in zip(a, b, strict=True)], F)
+            return np.power(a, b).astype(F)
         if bid == 19:
             return np.array([F(x - F(y * np.floor(F(x / y)))) for x, y in zip(a, b, strict=True)],
                             F)
