@@ -11,7 +11,6 @@ path exactly.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,17 +56,6 @@ class Stats:
         }
 
 
-def _uint(x: float) -> int:
-    """HLSL float -> uint: NaN and negatives give 0, saturating at the top."""
-    if math.isnan(x) or x <= 0:
-        return 0
-    return min(int(x), UINT_MAX)
-
-
-def _round_uint(x: float) -> int:
-    return _uint(float(np.round(np.float32(x)))) if not math.isnan(x) else 0
-
-
 @dataclass
 class Code:
     """Slots decoded once: per slot index, (op, operand data)."""
@@ -91,21 +79,28 @@ def _setvar_lanes(raw_mask: int) -> list[tuple[int, int]] | None:
     return [(k, d - 1) for k, d in enumerate(digits) if 1 <= d <= 4]
 
 
+def _uint_array(x: np.ndarray) -> np.ndarray:
+    """Vectorised `_uint`: float -> uint with NaN and negatives at 0, saturating."""
+    x = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=UINT_MAX, neginf=0.0)
+    return np.clip(np.trunc(x), 0, UINT_MAX).astype(np.int64)
+
+
 def decode(slots: np.ndarray) -> Code:
     p = np.zeros((SLOTS + 2, 4), F32)
     arr = np.asarray(slots, F32).reshape(-1, 4)[:SLOTS]
     p[: len(arr)] = arr
+    rounded = _uint_array(np.round(p[:, 0]))  # uint(round(x)) of every slot's x
+    masks = _uint_array(p[:, 1])  # uint(o.y) for SETVAR
     code = Code()
     for i in range(SLOTS):
-        op = _round_uint(float(p[i][0]))
-        o = p[i + 1]
-        n = _round_uint(float(o[0]))
+        op = int(rounded[i])
+        n = int(rounded[i + 1])
         if op == _PUSHCONST:
-            data = canon(o.reshape(4, 1).copy())
+            data = canon(p[i + 1].reshape(4, 1).copy())
         elif op in (_PUSHVAR, _SETVAR):
             data = n % REGISTERS
             if op == _SETVAR:
-                data = (data, _setvar_lanes(_uint(float(o[1]))))
+                data = (data, _setvar_lanes(int(masks[i + 1])))
         elif op == _CALL:
             data = (n, arity(n))
         else:
