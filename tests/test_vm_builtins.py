@@ -178,7 +178,7 @@ def test_round_all_any():
     same(vcall("round", val(0.5, 1.5, -2.5)), [0, 2, -2, 0])
     same(vcall("all", val(1, 2, 0)), [0, S, S, S])
     same(vcall("all", val(1, 2)), [1, S, S, S])
-    same(vcall("all", val()), [0, S, S, S])  # the original tests all four (masked) lanes
+    same(vcall("all", val()), [1, S, S, S])  # SPEC: no lane below dimension 0 (original: 0)
     same(vcall("any", val(0, 0, 3)), [1, S, S, S])
     same(vcall("any", val(0, 0)), [0, S, S, S])
 

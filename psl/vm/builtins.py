@@ -213,10 +213,9 @@ def _video(args, dims, ctx):
 @impl("all")
 def _all(args, dims, ctx):
     a = args[0]
-    d = np.asarray(dims[0])
-    # The original tests .x, .xy or .xyz for dimensions 1-3 and all four lanes otherwise
-    # (dimension 0 included, where the masked lanes are all zero).
-    limit = np.where((d >= 1) & (d <= 3), d, 4)
+    # SPEC §8: every lane below the argument's dimension is non-zero (dimension 0 gives 1;
+    # the original VM tested all four masked lanes there and gave 0).
+    limit = np.asarray(dims[0])
     ok = (LANE[: a.shape[0]] >= limit) | (a != 0)
     return ok.all(axis=0).astype(F32)[None]
 

@@ -161,9 +161,8 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
             dt = px["dt"]
             return np.array([dt, 1 / dt, dt, 1 / dt], np.float64).astype(F)
         if bid == 48:
-            d = dims[0]
-            n = d if 1 <= d <= 3 else 4
-            return np.array([F(1) if all(a[i] != 0 for i in range(n)) else F(0), S, S, S], F)
+            ok = all(a[i] != 0 for i in range(dims[0]))
+            return np.array([F(1) if ok else F(0), S, S, S], F)
         if bid == 49:
             return np.array([F(1) if any(x != 0 for x in a) else F(0), S, S, S], F)
     raise NotImplementedError(f"oracle has no builtin {bid}")
