@@ -52,7 +52,8 @@ BUILTIN_HLSL: dict[str, str] = {
     "float4": "float4(a.x, b.x, c.x, d.x)",
     "swizzle": "psl_swizzle(a, b)",
     "uv": "float4(psl_uv, 0.0, 0.0)",
-    "xy": "float4(psl_uv * 20.0 - 10.0, 0.0, 0.0)",
+    # SPEC's 20u - 10, evaluated in the original's float32 order: 2 * (u - 0.5) * 10.
+    "xy": "float4((2.0 * (psl_uv - 0.5)) * 10.0, 0.0, 0.0)",
     "time": "_Time",
     "round": "psl_round_even(a)",
     "dot": "psl_scalar(psl_dot(a, b))",
@@ -69,8 +70,8 @@ BUILTIN_HLSL: dict[str, str] = {
     "camera": "float4(tex2Dlod(_Camera, float4(a.xy, 0.0, 0.0)).xyz, 0.0)",
     "deltatime": "unity_DeltaTime",
     # AVPro delivers the video upside down.
-    "video": "float4(tex2Dlod(_Video, float4(a.x, _IsAVProInput != 0.0 ? 1.0 - a.y : a.y, 0.0, 0.0))"
-             ".xyz, 0.0)",
+    "video": "float4(tex2Dlod(_Video, float4(a.x, _IsAVProInput != 0.0 ? 1.0 - a.y : a.y, "
+             "0.0, 0.0)).xyz, 0.0)",
     "all": "psl_scalar(psl_all(a, da))",
     "any": "psl_scalar(psl_any(a))",
     # AudioLink (compiled only with AUDIOLINK defined); names from AudioLink.cginc. The
@@ -81,14 +82,17 @@ BUILTIN_HLSL: dict[str, str] = {
     "audiolinkdatamultiline": "AudioLinkDataMultiline(psl_to_uint2(a.xy))",
     "audiolinklerp": "AudioLinkLerp(a.xy)",
     "audiolinklerpmultiline": "AudioLinkLerpMultiline(a.xy)",
-    "audiolinkdecodedataasseconds": "psl_scalar(AudioLinkDecodeDataAsSeconds(psl_to_uint2(a.xy)).x)",
+    "audiolinkdecodedataasseconds":
+        "psl_scalar(AudioLinkDecodeDataAsSeconds(psl_to_uint2(a.xy)).x)",
     "audiolinkgetamplitudeatfrequency": "psl_scalar(AudioLinkGetAmplitudeAtFrequency(a.x).x)",
     "audiolinkgetamplitudeatnote": "psl_scalar(AudioLinkGetAmplitudeAtNote(a.x, b.x).x)",
-    "audiolinkgetchronotime": "psl_scalar(AudioLinkGetChronoTime(psl_to_uint(a.x), psl_to_uint(b.x)).x)",
+    "audiolinkgetchronotime":
+        "psl_scalar(AudioLinkGetChronoTime(psl_to_uint(a.x), psl_to_uint(b.x)).x)",
     "audiolinkgetchronotimenormalized":
         "psl_scalar(AudioLinkGetChronoTimeNormalized(psl_to_uint(a.x), psl_to_uint(b.x), c.x).x)",
     "audiolinkgetchronotimeinterval":
-        "psl_scalar(AudioLinkGetChronoTimeInterval(psl_to_uint(a.x), psl_to_uint(b.x), c.x, d.x).x)",
+        "psl_scalar(AudioLinkGetChronoTimeInterval(psl_to_uint(a.x), psl_to_uint(b.x), c.x, "
+        "d.x).x)",
 }
 
 #: binary operator symbol (psl.registry.BINARY_OPERATORS) -> HLSL float4 expression of l, r.

@@ -72,20 +72,32 @@ class SlangVM:
 
     With `audiolink=True` the build defines AUDIOLINK and resolves AudioLink's include to
     the software stand-in under fake_audiolink/, which reads `Inputs.audiolink`.
+
+    `upload` chooses how the program reaches the VM: "buffer" (PSL_FLAT_PROGRAM, one
+    StructuredBuffer: the fast path for tests), "cbuffer" (the Unity cbuffer, written
+    through `_Program`) or "arrays" (the Unity cbuffer, written through the four aliased
+    arrays `_Program0`..`_Program3` as Udon uploads them).
     """
 
+    UPLOADS = ("buffer", "cbuffer", "arrays")
+
     def __init__(self, cginc_dir: Path, cache_dir: Path | None = None,
-                 audiolink: bool = False) -> None:
+                 audiolink: bool = False, upload: str = "buffer") -> None:
         import slangpy as spy
 
+        if upload not in self.UPLOADS:
+            raise ValueError(f"upload must be one of {self.UPLOADS}")
         self._spy = spy
         self.audiolink = audiolink
+        self.upload = upload
         start = time.perf_counter()
         include_paths = [str(SUPPORT_DIR), str(cginc_dir)]
         defines = {}
         if audiolink:
             include_paths.append(str(AUDIOLINK_INCLUDE_ROOT))
             defines["AUDIOLINK"] = "1"
+        if upload != "buffer":
+            defines["PSL_HARNESS_CBUFFER"] = "1"
         options = {
             "include_paths": include_paths,
             "optimization": spy.SlangOptimizationLevel.maximal,
@@ -109,6 +121,16 @@ class SlangVM:
         return self.device.create_buffer(element_count=max(1, len(data)),
                                          struct_size=struct_size, usage=usage, data=data)
 
+    def _program_vars(self, slots: np.ndarray) -> dict:
+        if self.upload == "buffer":
+            return {"_Program": self._buffer(slots, 16)}
+        rows = [self._spy.float4(*row) for row in slots.tolist()]
+        if self.upload == "cbuffer":
+            return {"ProgramBuffer": {"_Program": rows}}
+        n = registry.LIMITS.upload_array_length
+        return {"ProgramBuffer": {f"_Program{k}": rows[k * n:(k + 1) * n]
+                                  for k in range(registry.LIMITS.upload_arrays)}}
+
     def render(self, slots: np.ndarray, inputs: Inputs, sentinel: int = 0) -> Render:
         """Evaluate runVM for every pixel of an inputs.width x inputs.height grid."""
         spy = self._spy
@@ -119,7 +141,7 @@ class SlangVM:
             names.append("psl_audiolink")
             textures.append(inputs.audiolink)
         samplers, chunks, offset = {}, [], 0
-        for name, tex in zip(names, textures):
+        for name, tex in zip(names, textures, strict=True):
             tex = _ZERO_TEXTURE if tex is None else np.asarray(tex, np.float32)
             samplers[name] = {"offset": offset, "width": tex.shape[1], "height": tex.shape[0]}
             chunks.append(tex.reshape(-1, 4))
@@ -129,7 +151,7 @@ class SlangVM:
         self.kernel.dispatch(
             [w * h, 1, 1],
             vars={
-                "_Program": self._buffer(pad_program(slots), 16),
+                **self._program_vars(pad_program(slots)),
                 "psl_texels": self._buffer(np.concatenate(chunks), 16),
                 "psl_out": out_buf,
                 "psl_stats": stats_buf,

@@ -1,0 +1,1 @@
+"""Support for the HLSL VM tests: Slang CPU harness, programs, generator."""
