@@ -12,6 +12,7 @@
 Usage: python bench/bench_udonsharp.py [--json OUT] [--repeat N]
 """
 
+# ruff: noqa: E501  (embedded C# source)
 from __future__ import annotations
 
 import argparse
@@ -160,7 +161,7 @@ def instrument(code: str) -> tuple[str, list[str], list[tuple[str, int, str]]]:
     in_body = False
     prev = ""
     pending_stmt = -1  # counted line whose statement continues on the next lines
-    for k, line in enumerate(lines_in):
+    for line in lines_in:
         m = _METHOD.match(line)
         if m and not line.rstrip().endswith(";"):
             method = m.group(1)

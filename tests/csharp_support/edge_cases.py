@@ -54,10 +54,23 @@ EDGE_CASES: list[str] = [
     "x = 1;" + "x = x + 1;" * 511, "x = 1;" + "x = x + 1;" * 510 + "x",
 ]
 
-#: Documented divergences (docs/compiler-contract.md): the C# parser's approximate slow
-#: path at a float32 rounding tie, and counts beyond 10^18 (saturated in C#).
-KNOWN_DIVERGENCES: list[str] = [
+EDGE_CASES += [
+    # float32 rounding ties and near-ties reached through the exact slow path
     "x = 340282356779733661637539395458142568448;",
+    "x = 340282356779733661637539395458142568447.99999999;",
+    "x = 340282356779733642748073463979561713664;",
+    "x = 1.00000005960464477539062500000000000000001;",
+    # half the smallest float32 denormal, exactly and just below
+    "x = 0." + "0" * 45 + "70064923216240853546186479164495806564013097093825788587853414"
+    "1944895541342930300743319094181060791015625;",
+    "x = 0." + "0" * 45 + "70064923216240853546186479164495806564013097093825788587853414"
+    "194489554134293030074331909418106079101562;",
+    "x = 3.14159265358979323846264338327950288419716939937510582097494459;",
+    "x = 1" + "0" * 38 + ".5;", "x = 9" * 1 + "9" * 60 + ";",
+]
+
+#: Documented divergence (docs/compiler-contract.md): counts beyond 10^18 (saturated in C#).
+KNOWN_DIVERGENCES: list[str] = [
     "fun a0(q){q*q+q}\n" + "".join(f"fun a{i}(q){{a{i - 1}(q)+a{i - 1}(q)}}\n"
                                     for i in range(1, 80)) + "x = a79(1);",
 ]
