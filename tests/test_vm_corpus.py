@@ -15,11 +15,12 @@ from tests.conftest import CORPUS
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text(encoding="utf-8"))
 SETTINGS = MANIFEST["settings"]
 RENDERED = sorted(k for k, v in MANIFEST["programs"].items() if v["status"] == "rendered")
-#: Programs whose golden is met at >= 99.5 % of lanes but not at every lane; why:
-#: scene_line_by_moon draws 1 / (150 y) near y = 0, which amplifies last-bit differences
-#: of float32 sin() between implementations (max |diff| ~8e-4 at values ~36, ~2e-5
-#: relative) in 5 of 16384 lanes.
-LOOSE = {"scene_line_by_moon"}
+#: Programs allowed to meet the golden at only >= 99.5 % of lanes (the issue's bound)
+#: instead of every lane. None needs it now. scene_line_by_moon did while the VM used
+#: numpy's float32 sin(): it draws 1 / (150 y) near y = 0, which turned 1-ulp differences
+#: of sin() into ~8e-4 (2e-5 relative) in 5 of 16384 lanes; evaluating transcendentals in
+#: float64 and rounding to float32 (as C's sinf effectively does) matches every lane.
+LOOSE: set[str] = set()
 
 
 def reference_settings(frames: int) -> RenderSettings:

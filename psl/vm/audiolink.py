@@ -99,7 +99,7 @@ def version(tex) -> np.ndarray:
 
 def amplitude_at_frequency(tex, hz: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
-        note = F32(EXPBINS) * np.log2(hz / BOTTOM_FREQUENCY)
+        note = F32(EXPBINS) * np.log2((hz / BOTTOM_FREQUENCY).astype(np.float64)).astype(F32)
     return lerp_multiline(tex, F32(ALPASS_DFT[0]) + note, F32(ALPASS_DFT[1]) + F32(0) * note)
 
 

@@ -88,9 +88,11 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
             17: np.ceil, 18: lambda x: x - np.floor(x),
         }
         if bid in lanewise:
+            if bid in range(1, 12):  # transcendental: correctly rounded float32
+                return np.asarray(lanewise[bid](a.astype(np.float64)), np.float64).astype(F)
             return np.asarray(lanewise[bid](a), F)
         if bid == 9:
-            return np.power(a, b).astype(F)
+            return np.power(a.astype(np.float64), b.astype(np.float64)).astype(F)
         if bid == 19:
             return np.array([F(x - F(y * np.floor(F(x / y)))) for x, y in zip(a, b, strict=True)],
                             F)
