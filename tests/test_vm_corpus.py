@@ -114,3 +114,21 @@ def test_literal_path_gives_identical_results(corpus_renders, name, monkeypatch)
     slow = render(slots, settings, keep_frames=False)
     np.testing.assert_array_equal(fast.last, slow.last)
     assert fast.stats[-1].summary() == slow.stats[-1].summary()
+
+
+def test_audiolink_program_runs_with_and_without_a_texture():
+    """scene_audiolink has no golden (the original build had no AUDIOLINK): it must run,
+    read zeros without a texture, and react to one."""
+    source = (CORPUS / "scene_audiolink.psl").read_text(encoding="utf-8")
+    slots = compile_source(source).unwrap().slots()
+    settings = reference_settings(1)
+    settings.width = settings.height = 16
+    without = render(slots, settings, keep_frames=False).last
+    tex = np.zeros((64, 128, 4), np.float32)
+    tex[27, :, 0] = np.linspace(0.2, 1.0, 128)  # ALPASS_AUTOCORRELATOR
+    tex[24, :, :3] = np.linspace(0, 1, 128)[:, None]  # ALPASS_CCSTRIP
+    settings.audiolink = tex
+    with_tex = render(slots, settings, keep_frames=False).last
+    assert np.isfinite(without).all() and np.isfinite(with_tex).all()
+    assert not np.array_equal(without, with_tex)
+    assert with_tex[..., :3].max() > 0
