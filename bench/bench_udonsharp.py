@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from psl.gen.udonsharp import render_udonsharp  # noqa: E402
 from tests.csharp_support import build as csbuild  # noqa: E402
+from tests.csharp_support import pathological  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
 PONG = CORPUS / "scene_pong_by_fuopy.psl"
@@ -145,9 +146,11 @@ def _cond_span(line: str, start: int) -> int:
 def instrument(code: str) -> tuple[str, list[str], list[tuple[str, int, str]]]:
     """(instrumented code, method names, [(method, ops, line text)] per counted line)."""
     marked = []
+    done = set()
     for line in code.splitlines():
         for needle, phase in PHASE_MARKS:
-            if line.strip() == needle:
+            if line.strip() == needle and needle not in done:  # first one: in CompileSource
+                done.add(needle)
                 indent = line[: len(line) - len(line.lstrip())]
                 marked.append(f"{indent}PslCount.Phase = {phase};")
         marked.append(line)
@@ -251,7 +254,7 @@ def wall_times(exe: Path, repeat: int) -> dict[str, float]:
     }
 
 
-def counts(workdir: Path) -> dict[str, object]:
+def counts(workdir: Path, programs: list[Path]) -> dict[str, object]:
     files = render_udonsharp()
     code, methods, lines = instrument(files["Compiler.cs"])
     counter = workdir / "PslCount.cs"
@@ -263,7 +266,6 @@ def counts(workdir: Path) -> dict[str, object]:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode:
         raise SystemExit(f"instrumented build failed:\n{proc.stdout}\n{proc.stderr}")
-    programs = sorted(CORPUS.glob("*.psl"))
     listfile = workdir / "list.txt"
     listfile.write_text("\n".join(map(str, programs)) + "\n")
     data = json.loads(subprocess.run(["mono", str(exe), str(listfile)], check=True,
@@ -316,7 +318,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="psl-bench-") as tmp:
         work = Path(tmp)
         exe = csbuild.build(work / "host")
-        result = {"pong_wall": wall_times(exe, args.repeat), "corpus_counts": counts(work)}
+        corpus = sorted(CORPUS.glob("*.psl"))
+        extra = []
+        for name, text in pathological.programs().items():
+            path = work / f"{name}.psl"
+            path.write_text(text, encoding="utf-8")
+            extra.append(path)
+        hard = counts(work, extra)
+        result = {
+            "pong_wall": wall_times(exe, args.repeat),
+            "corpus_counts": counts(work, corpus),
+            "pathological": {"programs": hard["programs"], "by_phase": hard["by_phase"]},
+        }
     text = json.dumps(result, indent=1)
     if args.json:
         args.json.write_text(text + "\n")

@@ -16,6 +16,7 @@ from psl.registry import LIMITS, PAD_NAN_BITS, Op
 from tests import progen
 from tests.conftest import corpus_programs, malformed_cases, valid_programs
 from tests.csharp_support import build as csbuild
+from tests.csharp_support import pathological
 from tests.csharp_support.edge_cases import EDGE_CASES, KNOWN_DIVERGENCES
 
 pytestmark = pytest.mark.skipif(not csbuild.tools_available(),
@@ -80,6 +81,11 @@ def test_foundation_programs(host):
 
 def test_edge_cases(host):
     assert mismatches(host, EDGE_CASES) == []
+
+
+def test_pathological_programs(host):
+    """Programs built to make inlining work hard (the bench reports their cost)."""
+    assert mismatches(host, list(pathological.programs().values())) == []
 
 
 def test_generated_valid_programs(host):
