@@ -110,7 +110,8 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
             out = []
             for x, y, z in zip(a, b, c, strict=True):
                 t = F(F(z - x) / F(y - x))
-                t = min(max(t, F(0)), F(1))
+                # HLSL min/max return the non-NaN operand (IEEE minNum/maxNum)
+                t = F(np.fmin(np.fmax(t, F(0)), F(1)))
                 out.append(F(F(t * t) * F(F(3) - F(2) * t)))
             return np.array(out, F)
         if bid in (26, 27, 28):
@@ -120,7 +121,9 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
             out = np.full(4, S, F)
             for k in range(4):
                 if b[k] > 0:
-                    out[k] = a[int(b[k]) - 1]
+                    lane = int(min(float(b[k]), 1e9)) - 1
+                    # lanes past w are not defined by SPEC; psl reads them as 0
+                    out[k] = a[lane] if 0 <= lane < 4 else F(0)
             return out
         if bid == 30:
             return np.array([px["u"], px["v"], S, S], F)
