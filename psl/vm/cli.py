@@ -67,9 +67,9 @@ def format_stats(stats: Stats) -> str:
 
 @click.command("run")
 @click.argument("file")
-@click.option("-o", "--output", required=True, callback=_output,
+@click.option("-o", "--output", required=True, callback=_output, metavar="OUT",
               help=".png (last frame), .gif (all frames) or .npy (last frame, raw float32)")
-@click.option("--size", default="256x256", show_default=True, callback=_size,
+@click.option("--size", default="256x256", show_default=True, callback=_size, metavar="WxH",
               help="WIDTHxHEIGHT in pixels")
 @click.option("--time", "time_", type=float, default=0.0, show_default=True,
               help="time of the first frame in seconds")
@@ -77,13 +77,15 @@ def format_stats(stats: Stats) -> str:
               help="frames to render; each feeds self() of the next")
 @click.option("--fps", type=click.FloatRange(min=0, min_open=True), default=60.0,
               show_default=True, help="frame rate: frame k runs at time + k/fps")
-@click.option("--camera", callback=_texture, help="camera texture (.png/.jpg/.npy)")
-@click.option("--video", callback=_texture, help="video texture (.png/.jpg/.npy)")
+@click.option("--camera", callback=_texture, metavar="IMG", help="camera texture (.png/.jpg/.npy)")
+@click.option("--video", callback=_texture, metavar="IMG", help="video texture (.png/.jpg/.npy)")
 @click.option("--avpro", is_flag=True, help="the video is an AVPro texture (flipped)")
-@click.option("--audiolink", callback=_texture,
+@click.option("--audiolink", callback=_texture, metavar="IMG",
               help="AudioLink texture, 128 columns (.png with row 0 on top, or .npy [row][col])")
-@click.option("--button", callback=_four, help="use,jump,grab,drop flags, e.g. 1,0,0,0")
-@click.option("--axis", callback=_four, help="move h,move v,look h,look v, e.g. 0.5,0,0,0")
+@click.option("--button", callback=_four, metavar="A,B,C,D",
+              help="use,jump,grab,drop flags, e.g. 1,0,0,0")
+@click.option("--axis", callback=_four, metavar="A,B,C,D",
+              help="move h,move v,look h,look v, e.g. 0.5,0,0,0")
 @click.option("--max-jumps", type=click.IntRange(min=0), default=LIMITS.jumps,
               show_default=True, help="jumps after which a pixel stops")
 @click.option("--stats", "show_stats", is_flag=True,
