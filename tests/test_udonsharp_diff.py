@@ -124,6 +124,21 @@ def test_long_literals(host):
     assert mismatches(host, sources) == []
 
 
+def test_token_soup(host):
+    """Random sequences of PSL tokens: syntax error positions and messages."""
+    rng = random.Random(99)
+    tokens = ["fun", "let", "set", "if", "else", "while", "for", "return", "x", "y", "f", "sin",
+              "float2", "1", "2.5", "3.", "(", ")", "{", "}", ",", ";", ".", "xy", "=", "+=",
+              "++", "--", "-", "+", "*", "/", "<", "<=", "==", "!=", "&&", "||", "!", "\n",
+              "//c\n"]
+    sources = [" ".join(rng.choice(tokens) for _ in range(rng.randint(1, 25)))
+               for _ in range(1000)]
+    sources += ["fun f(a){a+1} x = f(2);\n"
+                + " ".join(rng.choice(tokens) for _ in range(rng.randint(1, 12)))
+                for _ in range(500)]
+    assert mismatches(host, sources) == []
+
+
 def test_random_text(host):
     rng = random.Random(4)
     alphabet = "abcxyz019.(){};,=+-*/<>!&| \n\t_funletiwhrs"
