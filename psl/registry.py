@@ -86,6 +86,9 @@ class Limits:
     source_chars: int = 32768
     tokens: int = 16384
     nesting: int = 64  # open ( and { at any point
+    # Instruction counts in E030 messages saturate above this (only exponential inlining
+    # gets there); both compilers print count_cap + 1 then.
+    count_cap: int = 10**18
 
 
 LIMITS = Limits()

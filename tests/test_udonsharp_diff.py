@@ -171,11 +171,16 @@ def test_error_uploads_nothing(host):
     assert got.uploads == 0 and got.out == "line 1, col 7: unexpected ';'"
 
 
-def test_known_divergences_are_as_documented(host):
-    """docs/compiler-contract.md lists these; if the C# starts to agree, update the doc."""
-    (huge,) = csbuild.run_batch(host, KNOWN_DIVERGENCES)
-    assert huge.out == ("line 1, col 1: program too large: 1000000000000000001 instructions "
-                        "after inlining (limit 2046)")
+def test_saturated_instruction_counts_agree(host):
+    """Exponential inlining: both compilers print the saturated count LIMITS.count_cap + 1."""
+    from psl.compiler import compile_source
+
+    results = csbuild.run_batch(host, KNOWN_DIVERGENCES)
+    for source, got in zip(KNOWN_DIVERGENCES, results, strict=True):
+        first = compile_source(source).errors[0]
+        assert got.out == f"line 1, col 1: {first.message}"
+        assert first.message == ("program too large: 1000000000000000001 instructions "
+                                 "after inlining (limit 2046)")
 
 
 def test_behaviours(host):

@@ -44,15 +44,12 @@ class CompileResult:
 
 
 def check_source(source: str) -> CompileResult:
-    """Front end and analysis only (no code): diagnostics for `psl check`."""
-    return _compile(source, generate=False)
+    """Diagnostics for `psl check`. The limits are only known after inlining, so checking
+    compiles the program too."""
+    return compile_source(source)
 
 
 def compile_source(source: str) -> CompileResult:
-    return _compile(source, generate=True)
-
-
-def _compile(source: str, generate: bool) -> CompileResult:
     parsed = parse(source)
     if parsed.program is None:
         return CompileResult(None, parsed.diagnostics)
@@ -69,7 +66,8 @@ def _compile(source: str, generate: bool) -> CompileResult:
     top = codegen.generate(tree.body, analysis.functions)
     size = link.inlined_size(top, functions)
     if size > LIMITS.instructions:
-        diags.insert(0, make("E030", Span.start(), count=size, limit=LIMITS.instructions,
+        count = min(size, LIMITS.count_cap + 1)
+        diags.insert(0, make("E030", Span.start(), count=count, limit=LIMITS.instructions,
                              hint="functions are inlined at every call; call big ones less"))
         return CompileResult(None, diags, tree)
     linked = link.allocate_and_link(link.inline(top, functions))
@@ -77,8 +75,6 @@ def _compile(source: str, generate: bool) -> CompileResult:
         diags.insert(0, make("E031", Span.start(), count=len(linked.registers),
                              limit=LIMITS.registers))
         return CompileResult(None, diags, tree)
-    if not generate:
-        return CompileResult(None, diags, tree) if False else _result(linked, diags, tree)
     return _result(linked, diags, tree)
 
 

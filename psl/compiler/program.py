@@ -71,7 +71,9 @@ class Program:
 
 
 def _f32(x: float) -> float:
-    return float(np.float32(x))
+    # Literals beyond float32's range become infinity, as in the shader; no warning needed.
+    with np.errstate(over="ignore"):
+        return float(np.float32(x))
 
 
 def format_number(x: float) -> str:

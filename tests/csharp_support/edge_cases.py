@@ -73,4 +73,8 @@ EDGE_CASES += [
 KNOWN_DIVERGENCES: list[str] = [
     "fun a0(q){q*q+q}\n" + "".join(f"fun a{i}(q){{a{i - 1}(q)+a{i - 1}(q)}}\n"
                                     for i in range(1, 80)) + "x = a79(1);",
+    "fun a0(q){q}\n" + "".join(f"fun a{i}(q){{a{i - 1}(q)*a{i - 1}(q)*a{i - 1}(q)}}\n"
+                                for i in range(1, 60)) + "x = 1 + a59(1) + a3(2);\nx",
+    "fun b0(q){q+1}\n" + "".join(f"fun b{i}(q){{b{i - 1}(q)+b{i - 1}(q)}}\n"
+                                  for i in range(1, 70)) + "y = b69(b69(1));\ny",
 ]
