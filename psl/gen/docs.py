@@ -8,7 +8,7 @@ import click
 
 from psl import registry
 from psl.diagnostics import CATALOGUE
-from psl.gen.env import render
+from psl.gen.env import render, write_outputs
 
 
 def _result(b: registry.Builtin) -> str:
@@ -40,9 +40,5 @@ def render_docs() -> dict[str, str]:
               help="folder to write builtins.md and diagnostics.md into")
 def command(out: str) -> None:
     """Generate docs/builtins.md and docs/diagnostics.md."""
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in render_docs().items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-        click.echo(f"wrote {folder / name}")
+    for path in write_outputs(Path(out), render_docs()):
+        click.echo(f"wrote {path}")

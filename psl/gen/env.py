@@ -7,6 +7,7 @@ added to psl.registry reaches every generated file without a template edit.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import jinja2
 
@@ -40,3 +41,14 @@ def render(template: str, **context: object) -> str:
     return environment().get_template(template).render(
         header=generated_header(template), **context
     )
+
+
+def write_outputs(out: Path, files: dict[str, str]) -> list[Path]:
+    """Write rendered files (name -> text) under `out` with LF line ends; return the paths."""
+    written = []
+    for name, text in files.items():
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.append(path)
+    return written

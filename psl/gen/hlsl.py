@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from psl import registry
-from psl.gen.env import render
+from psl.gen.env import render, write_outputs
 from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
 
 #: output file name -> template (under templates/)
@@ -122,13 +122,7 @@ def render_hlsl(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False)
 
 def write_hlsl(out: Path, max_jumps: int = registry.LIMITS.jumps,
                audiolink: bool = False) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in render_hlsl(max_jumps, audiolink).items():
-        path = out / name
-        path.write_text(text, encoding="utf-8", newline="\n")
-        written.append(path)
-    return written
+    return write_outputs(out, render_hlsl(max_jumps, audiolink))
 
 
 @click.command("hlsl")

@@ -15,7 +15,7 @@ import click
 
 from psl import registry
 from psl.diagnostics import CATALOGUE, Severity
-from psl.gen.env import render
+from psl.gen.env import render, write_outputs
 
 #: output file name -> template (relative to templates/)
 TEMPLATES: dict[str, str] = {
@@ -101,13 +101,7 @@ def render_udonsharp() -> dict[str, str]:
 
 
 def write(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in render_udonsharp().items():
-        path = out / name
-        path.write_text(text, encoding="utf-8", newline="\n")
-        written.append(path)
-    return written
+    return write_outputs(out, render_udonsharp())
 
 
 @click.command("udonsharp")
