@@ -49,3 +49,33 @@ def test_mutated_corpus(source, data):
 @given(st.text(max_size=80))
 def test_arbitrary_text(text):
     _ok(text)
+
+
+def _lark_tokens(source: str) -> list[tuple]:
+    from psl.syntax.parser import _lark
+
+    return [(t.type, str(t), t.line, t.column) for t in _lark().lex(source)]
+
+
+def _our_tokens(source: str) -> list[tuple]:
+    from psl.syntax.parser import lex
+
+    tokens, diag = lex(source)
+    assert diag is None or diag.code != "E001"
+    return [(t.type, str(t), t.line, t.column) for t in tokens]
+
+
+def test_scanner_equals_lark_lexer_on_corpus():
+    for source in CORPUS:
+        assert _our_tokens(source) == _lark_tokens(source)
+
+
+LEXABLE = [t for t in TOKENS if t not in ("&", "#", "é")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(LEXABLE), max_size=40), st.lists(st.sampled_from(
+    ["", " ", "\n", "\t", "\r\n"]), min_size=40, max_size=40))
+def test_scanner_equals_lark_lexer(tokens, gaps):
+    source = "".join(t + g for t, g in zip(tokens, gaps, strict=False))
+    assert _our_tokens(source) == _lark_tokens(source)

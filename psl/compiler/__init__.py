@@ -3,12 +3,14 @@ register-allocated program (SPEC §5-6; contract in docs/compiler-contract.md)."
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from psl.analysis import analyse
 from psl.compiler import codegen, link
+from psl.compiler.ir import NAN
 from psl.compiler.program import Instruction, Program, decode, instruction
 from psl.diagnostics import Diagnostic, PslError, Span, make
 from psl.registry import LIMITS, Op
@@ -78,20 +80,26 @@ def compile_source(source: str) -> CompileResult:
     return _result(linked, diags, tree)
 
 
+def _operand(ins: link.Ins) -> tuple[float, ...]:
+    op = ins.op
+    if op == Op.PUSHCONST:
+        return ins.value
+    if op == Op.PUSHVAR:
+        return (ins.name, NAN, NAN, NAN)  # type: ignore[return-value]
+    if op == Op.SETVAR:
+        return (ins.name, ins.mask or NAN, NAN, NAN)  # type: ignore[return-value]
+    if op in (Op.BINOP, Op.UNOP, Op.CALL):
+        return (ins.code, NAN, NAN, NAN)
+    return (ins.label, NAN, NAN, NAN)
+
+
 def _result(linked: link.Linked, diags: list[Diagnostic], tree: ast.Program) -> CompileResult:
-    out: list[Instruction] = []
-    for ins in linked.code:
-        op = ins.op
-        if op == Op.PUSHCONST:
-            out.append(instruction(op, *ins.value))
-        elif op == Op.PUSHVAR:
-            out.append(instruction(op, ins.name))  # type: ignore[arg-type]
-        elif op == Op.SETVAR:
-            out.append(instruction(op, ins.name, ins.mask or math.nan))  # type: ignore[arg-type]
-        elif op in (Op.BINOP, Op.UNOP, Op.CALL):
-            out.append(instruction(op, ins.code))
-        else:
-            out.append(instruction(op, ins.label))
+    # Round every operand to float32 in one numpy call (literals beyond float32's range
+    # become infinity, as in the shader, without a warning).
+    with np.errstate(over="ignore"):
+        lanes = np.array([_operand(ins) for ins in linked.code], dtype=np.float64)
+        lanes = lanes.reshape(-1, 4).astype(np.float32).tolist()
+    out = [Instruction(ins.op, tuple(row)) for ins, row in zip(linked.code, lanes, strict=True)]
     variables = {reg: (name if fn == link.TOP else f"{fn}.{name}")
                  for (fn, name), reg in linked.registers.items()}
     program = Program(out, registers=len(linked.registers), variables=variables)
