@@ -184,14 +184,29 @@ def test_saturated_instruction_counts_agree(host):
 
 
 def test_behaviours(host):
+    """Compile shares the text (ownership + one serialization) and compiles locally; a remote
+    client compiles the received text without sharing it back; examples go through Compile."""
     import json
     import subprocess
 
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
-    assert out["owner"] and out["serializations"] == 1
-    assert out["submit_out"].startswith("compiled:") and out["submit_uploads"] == 4
-    assert out["remote_text"] == "x = 1; x" and out["remote_out"] == out["submit_out"]
+    assert out["owner"] and out["compile_serializations"] == 1
+    assert out["compile_synced"] == "x = 1; x"
+    program = compile_source("x = 1; x").program
+    assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
+                                  f"{program.registers} registers")
+    assert out["compile_uploads"] == LIMITS.upload_arrays
+    assert out["share_only_syncs"]
+    assert out["remote_text"] == "x = 1; x" and out["remote_out"] == out["compile_out"]
+    assert out["remote_uploads"] == LIMITS.upload_arrays and out["remote_quiet"]
     assert out["example_text"] == "float3(1, 0, 0)" and out["example_out"].startswith("compiled:")
+    assert out["example_shared"]
     assert out["error_out"] == "line 1, col 5: unexpected ';'" and out["uploads_on_error"] == 0
+    assert out["error_shared"]
+    too_long = compile_source(" " * (2 * LIMITS.source_chars + 1)).errors[0]
+    assert out["long_out"] == f"line 1, col 1: {too_long.message}"
+    assert out["long_not_synced"] and out["guard_synced"]
+    assert out["no_sync_out"].startswith("compiled:")
+    assert out["no_sync_uploads"] == LIMITS.upload_arrays
     assert out["button"] == [1, 0, 1, 0] and out["axis"] == [0.25, 0, 0, -0.5]

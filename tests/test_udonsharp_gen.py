@@ -38,7 +38,9 @@ def test_cli_writes_files(tmp_path):
 def test_compiler_contract_surface():
     text = udonsharp.render_udonsharp()["Compiler.cs"]
     for needle in ("public InputField input;", "public Text output;", "public Material screenMat;",
-                   "public void Compile()", '"_InputButton"', '"_InputAxis"',
+                   "public SyncCode sync;", "public void Compile()",
+                   "public void CompileReceived()", "sync.Share();",
+                   '"_InputButton"', '"_InputAxis"',
                    "public override void InputUse(bool value, UdonInputEventArgs args)",
                    "public override void InputLookVertical(float value, UdonInputEventArgs args)"):
         assert needle in text
@@ -46,8 +48,12 @@ def test_compiler_contract_surface():
         assert f'SetVectorArray("_Program{k}"' in text
     sync = udonsharp.render_udonsharp()["SyncCode.cs"]
     for needle in ("[UdonSynced]", "Networking.SetOwner", "RequestSerialization()",
-                   "public override void OnDeserialization()"):
+                   "public void Share()", "public override void OnDeserialization()",
+                   "compiler.CompileReceived();"):
         assert needle in sync
+    assert "compiler.Compile();" not in sync  # Share only syncs; Compiler.Compile calls it
+    example = udonsharp.render_udonsharp()["ExampleButton.cs"]
+    assert "compiler.Compile();" in example
 
 
 def test_tables_come_from_the_registry():
@@ -74,7 +80,7 @@ def test_generated_code_passes_the_udonsharp_lint(name):
 ])
 def test_lint_catches_forbidden_constructs(bad):
     text = udonsharp.render_udonsharp()["SyncCode.cs"].replace(
-        "    public void Submit()", f"    {bad}\n    public void Submit()")
+        "    public void Share()", f"    {bad}\n    public void Share()")
     assert lint(text)
 
 

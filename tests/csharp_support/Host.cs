@@ -78,9 +78,15 @@ public static class Host
         return 0;
     }
 
-    // Drives SyncCode, ExampleButton and the input relay once; prints what they did.
+    // Drives Compiler, SyncCode, ExampleButton and the input relay once; prints what they did.
+    // Two clients: the local one (c, sync) presses Compile; the remote one (c2, sync2) only
+    // receives the synced text. Networking's stub keeps one owner for the SyncCode object.
     private static string Behaviours()
     {
+        System.Reflection.FieldInfo synced = typeof(SyncCode).GetField("syncedSource",
+            System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Instance);
+        VRC.SDKBase.VRCPlayerApi me = new VRC.SDKBase.VRCPlayerApi();
+        VRC.SDKBase.VRCPlayerApi other = new VRC.SDKBase.VRCPlayerApi();
         Compiler c = new Compiler();
         InputField field = new InputField();
         c.input = field;
@@ -89,14 +95,31 @@ public static class Host
         SyncCode sync = new SyncCode();
         sync.input = field;
         sync.compiler = c;
-        field.text = "x = 1; x";
-        VRC.SDKBase.Networking.Owner = null;
-        sync.Submit();
-        bool owner = VRC.SDKBase.Networking.Owner == VRC.SDKBase.Networking.LocalPlayer;
-        string afterSubmit = c.output.text;
-        int uploadsAfterSubmit = c.screenMat.ArrayUploads;
+        c.sync = sync;
 
-        // a remote client: its own input field and compiler, fed by deserialization
+        // the Compile button: share (take ownership, sync the text), then compile locally
+        VRC.SDKBase.Networking.LocalPlayer = me;
+        VRC.SDKBase.Networking.Owner = other;
+        field.text = "x = 1; x";
+        c.Compile();
+        bool owner = VRC.SDKBase.Networking.Owner == me;
+        string compileOut = c.output.text;
+        int compileUploads = c.screenMat.ArrayUploads;
+        int compileSerializations = sync.SerializationRequests;
+        string compileSynced = (string)synced.GetValue(sync);
+
+        // Share alone syncs but does not compile
+        field.text = "y = 2; y";
+        int uploadsBeforeShare = c.screenMat.ArrayUploads;
+        sync.Share();
+        bool shareOnlySyncs = sync.SerializationRequests == compileSerializations + 1
+            && (string)synced.GetValue(sync) == "y = 2; y"
+            && c.screenMat.ArrayUploads == uploadsBeforeShare && c.output.text == compileOut;
+        field.text = "x = 1; x";
+        c.Compile();
+
+        // a remote client: its own input field, compiler and SyncCode, fed by deserialization
+        VRC.SDKBase.Networking.LocalPlayer = other;
         Compiler c2 = new Compiler();
         InputField field2 = new InputField();
         c2.input = field2;
@@ -105,23 +128,55 @@ public static class Host
         SyncCode sync2 = new SyncCode();
         sync2.input = field2;
         sync2.compiler = c2;
-        typeof(SyncCode).GetField("syncedSource", System.Reflection.BindingFlags.NonPublic
-            | System.Reflection.BindingFlags.Instance).SetValue(sync2, field.text);
+        c2.sync = sync2;
+        synced.SetValue(sync2, synced.GetValue(sync));
         sync2.OnDeserialization();
+        // receiving must not share back: no serialization, no ownership change
+        bool remoteQuiet = sync2.SerializationRequests == 0 && VRC.SDKBase.Networking.Owner == me;
+        VRC.SDKBase.Networking.LocalPlayer = me;
 
+        // an example button: loads its program and compiles through Compiler.Compile (shared)
         ExampleButton button = new ExampleButton();
         button.input = field;
         button.compiler = c;
         button.program = "float3(1, 0, 0)";
+        int serializationsBeforeExample = sync.SerializationRequests;
         button.Load();
         string afterExample = c.output.text;
         string exampleText = field.text;
+        bool exampleShared = sync.SerializationRequests == serializationsBeforeExample + 1
+            && (string)synced.GetValue(sync) == "float3(1, 0, 0)";
 
+        // errors: shared like any text, but nothing is uploaded
         field.text = "x = ;";
         int before = c.screenMat.ArrayUploads;
         c.Compile();
         string afterError = c.output.text;
         int uploadsOnError = c.screenMat.ArrayUploads - before;
+        bool errorShared = (string)synced.GetValue(sync) == "x = ;";
+
+        // over-long text (more than twice the source limit): not synced (the synced text
+        // stays), compiled locally to its error; at exactly twice the limit it is still synced
+        int limit = (int)typeof(Compiler).GetField("LIMIT_SOURCE_CHARS", System.Reflection.BindingFlags.NonPublic
+            | System.Reflection.BindingFlags.Static).GetValue(null);
+        field.text = new string(' ', 2 * limit + 1);
+        int serializationsBeforeLong = sync.SerializationRequests;
+        c.Compile();
+        string longOut = c.output.text;
+        bool longNotSynced = sync.SerializationRequests == serializationsBeforeLong
+            && (string)synced.GetValue(sync) == "x = ;";
+        field.text = new string(' ', 2 * limit);
+        c.Compile();
+        bool guardSynced = sync.SerializationRequests == serializationsBeforeLong + 1
+            && ((string)synced.GetValue(sync)).Length == 2 * limit;
+
+        // a compiler without SyncCode compiles locally
+        Compiler c3 = new Compiler();
+        c3.input = new InputField();
+        c3.input.text = "float3(0, 1, 0)";
+        c3.output = new Text();
+        c3.screenMat = new Material();
+        c3.Compile();
 
         c.InputUse(true, null);
         c.InputGrab(true, null);
@@ -132,17 +187,31 @@ public static class Host
         Vector4 b = c.screenMat.Vectors["_InputButton"];
         Vector4 a = c.screenMat.Vectors["_InputAxis"];
 
-        return "{\"submit_out\": " + Json(afterSubmit) + ", \"submit_uploads\": " + uploadsAfterSubmit
-            + ", \"owner\": " + (owner ? "true" : "false")
-            + ", \"serializations\": " + sync.SerializationRequests
+        return "{\"compile_out\": " + Json(compileOut) + ", \"compile_uploads\": " + compileUploads
+            + ", \"owner\": " + Bool(owner)
+            + ", \"compile_serializations\": " + compileSerializations
+            + ", \"compile_synced\": " + Json(compileSynced)
+            + ", \"share_only_syncs\": " + Bool(shareOnlySyncs)
             + ", \"remote_text\": " + Json(field2.text) + ", \"remote_out\": " + Json(c2.output.text)
+            + ", \"remote_uploads\": " + c2.screenMat.ArrayUploads
+            + ", \"remote_quiet\": " + Bool(remoteQuiet)
             + ", \"example_text\": " + Json(exampleText) + ", \"example_out\": " + Json(afterExample)
+            + ", \"example_shared\": " + Bool(exampleShared)
             + ", \"error_out\": " + Json(afterError) + ", \"uploads_on_error\": " + uploadsOnError
+            + ", \"error_shared\": " + Bool(errorShared)
+            + ", \"long_out\": " + Json(longOut) + ", \"long_not_synced\": " + Bool(longNotSynced)
+            + ", \"guard_synced\": " + Bool(guardSynced)
+            + ", \"no_sync_out\": " + Json(c3.output.text) + ", \"no_sync_uploads\": " + c3.screenMat.ArrayUploads
             + ", \"button\": [" + b.x + ", " + b.y + ", " + b.z + ", " + b.w + "]"
             + ", \"axis\": [" + a.x.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
             + a.y.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
             + a.z.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
             + a.w.ToString(System.Globalization.CultureInfo.InvariantCulture) + "]}";
+    }
+
+    private static string Bool(bool b)
+    {
+        return b ? "true" : "false";
     }
 
     private static string Record(int k, Compiler c, string exc)
