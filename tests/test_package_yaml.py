@@ -252,15 +252,17 @@ def _udonsharp_pair(prefab: dict[int, dict], go_name: str, script_guid: str) -> 
 def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
                                                    prefab: dict[int, dict],
                                                    guid_to_path: dict[str, str]) -> None:
-    """Compile -> SyncCode.Submit (shares the text, then calls Compiler.Compile everywhere) when
-    SyncCode has Submit, else Compiler.Compile directly."""
+    """Compile button -> SendCustomEvent("Compile") on the Compiler's UdonBehaviour; the
+    Compiler's `sync` field -> the SyncCode proxy (Compile shares the text through it), and
+    SyncCode's fields -> the input field and the Compiler (received text compiles there)."""
     classes = {c: pkg.ua.parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
                for c in pkg.UDONSHARP_CLASSES}
-    target, event = pkg.ua.compile_button_target(classes)
-    assert event in classes[target].methods
-    proxy, backing = _udonsharp_pair(prefab, target, guid_for(NAME, f"Runtime/Scripts/{target}.cs"))
+    assert pkg.ua.compile_button_target(classes) == ("Compiler", "Compile")
+    assert "Compile" in classes["Compiler"].methods
+    proxy, backing = _udonsharp_pair(prefab, "Compiler",
+                                     guid_for(NAME, "Runtime/Scripts/Compiler.cs"))
     assert str(backing["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
-    assert guid_to_path[str(backing["programSource"]["guid"])] == f"Runtime/Scripts/{target}.asset"
+    assert guid_to_path[str(backing["programSource"]["guid"])] == "Runtime/Scripts/Compiler.asset"
     names = _by_name(prefab)
     button = next(c for c in _components(prefab, names["CompileButton"])
                   if _script(c) == BUILTIN_ASSETS["Button"].guid)
@@ -269,13 +271,16 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
     assert call["m_TargetAssemblyTypeName"] == "VRC.Udon.UdonBehaviour, VRC.Udon"
     assert call["m_MethodName"] == "SendCustomEvent"
     assert call["m_Mode"] == 5
-    assert call["m_Arguments"]["m_StringArgument"] == event
-    if target == "SyncCode":  # SyncCode must reach the compiler proxy
-        compiler_proxy, _ = _udonsharp_pair(prefab, "Compiler",
-                                            guid_for(NAME, "Runtime/Scripts/Compiler.cs"))
-        refs = [proxy[n] for t, n in classes["SyncCode"].fields if t == "Compiler"]
-        assert refs and all(r["fileID"] for r in refs)
-        assert "Compile" in classes["Compiler"].methods
+    assert call["m_Arguments"]["m_StringArgument"] == "Compile"
+    sync_proxy, sync_backing = _udonsharp_pair(prefab, "SyncCode",
+                                               guid_for(NAME, "Runtime/Scripts/SyncCode.cs"))
+    assert guid_to_path[str(sync_backing["programSource"]["guid"])] == \
+        "Runtime/Scripts/SyncCode.asset"
+    assert ("SyncCode", "sync") in classes["Compiler"].fields
+    assert {"Compile", "CompileReceived"} <= set(classes["Compiler"].methods)
+    assert proxy["sync"] == {"fileID": sync_proxy["__id"]}
+    compiler_refs = [sync_proxy[n] for t, n in classes["SyncCode"].fields if t == "Compiler"]
+    assert compiler_refs and all(r == {"fileID": proxy["__id"]} for r in compiler_refs)
     # the compiler's UI and material fields point at the prefab's objects / the VM material
     compiler_proxy, _ = _udonsharp_pair(prefab, "Compiler",
                                         guid_for(NAME, "Runtime/Scripts/Compiler.cs"))

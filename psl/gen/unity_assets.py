@@ -540,10 +540,8 @@ def event_name(cls: CSharpClass, preferred: Sequence[str]) -> str:
 
 
 def compile_button_target(classes: Mapping[str, CSharpClass]) -> tuple[str, str]:
-    """(class, event) the Compile button sends: SyncCode.Submit when it exists (it shares the
-    text with every player, then calls Compiler.Compile on each), else Compiler.Compile."""
-    if "Submit" in classes["SyncCode"].methods:
-        return "SyncCode", "Submit"
+    """(class, event) the Compile button sends: Compiler.Compile, which shares the text
+    through its SyncCode (field `sync`) and compiles it."""
     return "Compiler", event_name(classes["Compiler"], ["Compile"])
 
 
@@ -698,15 +696,14 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
             return ref(ids[type_name])
         return None
 
-    # Fixed file IDs let proxies refer to each other regardless of creation order.
+    # Fixed file IDs let proxies refer to each other regardless of creation order
+    # (Compiler.sync -> SyncCode, SyncCode.compiler -> Compiler).
     ids["Compiler"] = compiler_go.cid("Compiler")
     ids["SyncCode"] = sync_go.cid("SyncCode")
-    _udonsharp(b, compiler_go, classes["Compiler"], assets, common)
+    _, compiler_backing = _udonsharp(b, compiler_go, classes["Compiler"], assets, common)
     _udonsharp(b, sync_go, classes["SyncCode"], assets, common)
-    target_cls, compile_event = compile_button_target(classes)
-    target_go = sync_go if target_cls == "SyncCode" else compiler_go
-    _button_click(compile_go, compile_image, target_go.cid(f"{target_cls}.UdonBehaviour"),
-                  compile_event)
+    _, compile_event = compile_button_target(classes)
+    _button_click(compile_go, compile_image, compiler_backing, compile_event)
 
     # Example buttons: each loads one program into the input field and compiles it.
     examples = b.add("Examples", canvas, rect=True, **_rect(20, 1100, CANVAS_W - 40, 380))

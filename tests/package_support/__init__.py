@@ -22,7 +22,9 @@ public class Compiler : UdonSharpBehaviour
     public InputField input;
     public Text output;
     public Material screenMat;
+    public SyncCode sync;
     public void Compile() { }
+    public void CompileReceived() { }
 }
 """,
     "SyncCode.cs": """using UdonSharp;
@@ -34,6 +36,7 @@ public class SyncCode : UdonSharpBehaviour
     [UdonSynced] public string code;
     public InputField input;
     public Compiler compiler;
+    public void Share() { }
     public override void OnDeserialization() { }
 }
 """,
