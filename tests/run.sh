@@ -7,6 +7,8 @@ missing=()
 command -v mcs >/dev/null 2>&1 || missing+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || missing+=(mono-runtime)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v glslangValidator >/dev/null 2>&1 || missing+=(glslang-tools)
+command -v spirv-val >/dev/null 2>&1 || missing+=(spirv-tools)
 if ((${#missing[@]})); then
     echo "installing ${missing[*]} (Debian packages)"
     sudo=""
