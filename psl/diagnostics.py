@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 
 class Severity(str, enum.Enum):
@@ -149,4 +149,4 @@ def render_json(items: list[tuple[str, Diagnostic]]) -> str:
     return json.dumps([d.as_dict(path) for path, d in items], indent=2)
 
 
-__all__ = ["CATALOGUE", "Diagnostic", "Kind", "PslError", "Severity", "Span", "asdict", "make"]
+__all__ = ["CATALOGUE", "Diagnostic", "Kind", "PslError", "Severity", "Span", "make"]

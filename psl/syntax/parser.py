@@ -98,8 +98,6 @@ class _Build(lark.Transformer):
             return c[0]
         first = c[0]
         rest = tuple((c[i], c[i + 1]) for i in range(1, len(c), 2))
-        if isinstance(first, ast.Chain) and False:  # levels differ; never merge
-            pass
         return ast.Chain(first, rest, first.span)
 
     def unary(self, c):
@@ -112,10 +110,7 @@ class _Build(lark.Transformer):
         base, *parts = c
         if not parts:
             return base
-        names = tuple(_name(t) for t in parts)
-        if isinstance(base, ast.Swizzle):  # only through parentheses; keep as written
-            return ast.Swizzle(base, names, base.span)
-        return ast.Swizzle(base, names, base.span)
+        return ast.Swizzle(base, tuple(_name(t) for t in parts), base.span)
 
     def call(self, c):
         name, *args = c
@@ -134,15 +129,10 @@ class _Build(lark.Transformer):
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
-    """The grammar with Lark's own contextual lexer (reference, and for error hints)."""
-    return lark.Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        transformer=_Build(),
-        maybe_placeholders=True,
-        cache=False,
-    )
+    """The grammar with Lark's own contextual lexer: the reference for the scanner (and its
+    terminals build it); parsing goes through `_parser`."""
+    return lark.Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr",
+                     lexer="contextual")
 
 
 class _PreLexed(Lexer):
