@@ -38,7 +38,7 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("E003", "nesting too deep: more than {limit} open brackets",
        "more nested ( and { than the compiler allows"),
     _k("E004", "program text too long: {count} {what} (limit {limit})",
-       "source longer than the in-world compiler accepts"),
+       "source longer than a VRChat input field holds (and the world can share)"),
     _k("E005", "unexpected {found}", "syntax error"),
     _k("E006", "unexpected end of program", "syntax error at the end"),
     _k("E010", "undefined function '{name}'", "call of a function that does not exist"),

@@ -83,7 +83,17 @@ class Limits:
     upload_array_length: int = 1023  # float4 per material array
     # Bounds that keep the in-world compiler's work finite; psl enforces the same ones so
     # both compilers accept exactly the same programs.
-    source_chars: int = 32768
+    # Program text, in UTF-16 code units (what Unity's InputField.characterLimit and C#'s
+    # string.Length count). VRChat's UI InputField holds about 16,000 characters (a UI Text
+    # mesh tops out at 65,535 vertices, 4 per character); the prefab's characterLimit,
+    # SyncCode's share cap and E004 all use this one number.
+    source_chars: int = 16000
+    # Manual sync sends at most this many bytes per serialization (VRChat creator docs,
+    # "Networking Specs & Tricks"); a text of source_chars code units is at most 3 bytes per
+    # unit in UTF-8, so every accepted text fits in one serialization (tests check it).
+    sync_bytes: int = 280_496
+    # Unreachable while source_chars < tokens (a token is at least one character); kept as
+    # the bound the in-world compiler sizes its token tables by.
     tokens: int = 16384
     nesting: int = 64  # open ( and { at any point
     # Instruction counts in E030 messages saturate above this (only exponential inlining

@@ -204,9 +204,21 @@ def test_behaviours(host):
     assert out["example_shared"]
     assert out["error_out"] == "line 1, col 5: unexpected ';'" and out["uploads_on_error"] == 0
     assert out["error_shared"]
-    too_long = compile_source(" " * (2 * LIMITS.source_chars + 1)).errors[0]
+    # VRChat's limits: the largest text the InputField holds compiles and is shared; one
+    # character more is not shared and the player reads E004 in the output text
+    largest = out["largest"]
+    assert len(largest.encode("utf-16-le")) // 2 == LIMITS.source_chars
+    assert len(largest.encode("utf-8")) <= LIMITS.sync_bytes
+    program = compile_source(largest).program
+    assert out["max_out"] == (f"compiled: {len(program.instructions)} instructions, "
+                              f"{program.registers} registers")
+    assert out["max_synced"]
+    too_long = compile_source(largest + " ").errors[0]
+    assert too_long.code == "E004"
     assert out["long_out"] == f"line 1, col 1: {too_long.message}"
-    assert out["long_not_synced"] and out["guard_synced"]
+    assert too_long.message == (f"program text too long: {LIMITS.source_chars + 1} "
+                                f"characters (limit {LIMITS.source_chars})")
+    assert out["long_not_synced"]
     assert out["no_sync_out"].startswith("compiled:")
     assert out["no_sync_uploads"] == LIMITS.upload_arrays
     assert out["button"] == [1, 0, 1, 0] and out["axis"] == [0.25, 0, 0, -0.5]

@@ -199,10 +199,18 @@ def end_span(source: str) -> Span:
     return Span(line, col, line, col)
 
 
+def utf16_length(text: str) -> int:
+    """Length in UTF-16 code units, as the world's InputField and C# count it."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
 def lex(source: str) -> tuple[list[lark.Token], Diagnostic | None]:
     """Stages 1-3: size, lexing, token count, nesting."""
-    if len(source) > LIMITS.source_chars:
-        return [], make("E004", Span.start(), count=len(source), what="characters",
+    size = utf16_length(source)
+    if size > LIMITS.source_chars:
+        return [], make("E004", Span.start(), count=size, what="characters",
                         limit=LIMITS.source_chars)
     scanner = _scanner()
     match, keywords, ignore = scanner.pattern.match, scanner.keywords, scanner.ignore

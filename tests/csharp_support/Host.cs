@@ -155,20 +155,23 @@ public static class Host
         int uploadsOnError = c.screenMat.ArrayUploads - before;
         bool errorShared = (string)synced.GetValue(sync) == "x = ;";
 
-        // over-long text (more than twice the source limit): not synced (the synced text
-        // stays), compiled locally to its error; at exactly twice the limit it is still synced
+        // the largest text an InputField holds (LIMITS.source_chars): shared and compiled;
+        // one character more: not shared (the synced text stays), compiled locally to E004
         int limit = (int)typeof(Compiler).GetField("LIMIT_SOURCE_CHARS", System.Reflection.BindingFlags.NonPublic
             | System.Reflection.BindingFlags.Static).GetValue(null);
-        field.text = new string(' ', 2 * limit + 1);
+        string largest = LargestProgram(limit);
+        field.text = largest;
+        int serializationsBeforeMax = sync.SerializationRequests;
+        c.Compile();
+        string maxOut = c.output.text;
+        bool maxSynced = sync.SerializationRequests == serializationsBeforeMax + 1
+            && (string)synced.GetValue(sync) == largest;
+        field.text = largest + " ";
         int serializationsBeforeLong = sync.SerializationRequests;
         c.Compile();
         string longOut = c.output.text;
         bool longNotSynced = sync.SerializationRequests == serializationsBeforeLong
-            && (string)synced.GetValue(sync) == "x = ;";
-        field.text = new string(' ', 2 * limit);
-        c.Compile();
-        bool guardSynced = sync.SerializationRequests == serializationsBeforeLong + 1
-            && ((string)synced.GetValue(sync)).Length == 2 * limit;
+            && (string)synced.GetValue(sync) == largest;
 
         // a compiler without SyncCode compiles locally
         Compiler c3 = new Compiler();
@@ -199,8 +202,9 @@ public static class Host
             + ", \"example_shared\": " + Bool(exampleShared)
             + ", \"error_out\": " + Json(afterError) + ", \"uploads_on_error\": " + uploadsOnError
             + ", \"error_shared\": " + Bool(errorShared)
+            + ", \"largest\": " + Json(largest) + ", \"max_out\": " + Json(maxOut)
+            + ", \"max_synced\": " + Bool(maxSynced)
             + ", \"long_out\": " + Json(longOut) + ", \"long_not_synced\": " + Bool(longNotSynced)
-            + ", \"guard_synced\": " + Bool(guardSynced)
             + ", \"no_sync_out\": " + Json(c3.output.text) + ", \"no_sync_uploads\": " + c3.screenMat.ArrayUploads
             + ", \"button\": [" + b.x + ", " + b.y + ", " + b.z + ", " + b.w + "]"
             + ", \"axis\": [" + a.x.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
@@ -260,6 +264,14 @@ public static class Host
     private static uint Bits(float f)
     {
         return BitConverter.ToUInt32(BitConverter.GetBytes(f), 0);
+    }
+
+    // A real program padded with a comment to exactly `size` characters, the last of them
+    // non-ASCII: a text whose UTF-16 length is what the limit counts.
+    private static string LargestProgram(int size)
+    {
+        string head = "float3(uv().x, uv().y, 0.5)\n// ";
+        return head + new string('x', size - head.Length - 1) + "\u00e9";
     }
 
     private static string Json(string s)
