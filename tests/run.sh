@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
-# The test command (README): install what the tests need on a bare Debian machine, run pytest.
+# The test command (README): install what the tests need on a bare Debian/Ubuntu machine, then
+# run pytest. Python: the active venv if there is one; else python3 when pip may install into
+# it; else (Debian's externally managed python) a venv in .venv, made here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+apt_updated=""
+apt_install() {
+    echo "installing $* (Debian packages)"
+    if [ -z "$apt_updated" ]; then
+        $sudo apt-get update -qq
+        apt_updated=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
+}
 
 missing=()
 command -v mcs >/dev/null 2>&1 || missing+=(mono-mcs)
@@ -10,12 +24,23 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v glslangValidator >/dev/null 2>&1 || missing+=(glslang-tools)
 command -v spirv-val >/dev/null 2>&1 || missing+=(spirv-tools)
 if ((${#missing[@]})); then
-    echo "installing ${missing[*]} (Debian packages)"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    apt_install "${missing[@]}"
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
-exec python3 -m pytest "$@"
+py=python3
+externally_managed() {
+    python3 -c 'import os, sys, sysconfig
+sys.exit(0 if os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")) else 1)'
+}
+if [ -z "${VIRTUAL_ENV:-}" ] && externally_managed; then
+    if [ ! -x .venv/bin/python ]; then
+        rm -rf .venv
+        python3 -m venv .venv 2>/dev/null || { rm -rf .venv; apt_install python3-venv; python3 -m venv .venv; }
+    fi
+    py=.venv/bin/python
+    echo "using the venv .venv (this python3 is externally managed)"
+fi
+
+"$py" -m pip install -q --disable-pip-version-check --upgrade pip
+"$py" -m pip install -q --disable-pip-version-check -e '.[test]'
+exec "$py" -m pytest "$@"

@@ -12,6 +12,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _dependency_dirs() -> list[str]:
+    """The folders the running interpreter imports psl's dependencies from."""
+    import click
+    import jinja2
+    import lark
+    import numpy
+    import PIL
+
+    return sorted({str(Path(m.__file__).resolve().parents[1])
+                   for m in (click, jinja2, lark, numpy, PIL)})
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
@@ -19,10 +31,16 @@ def installed(tmp_path_factory) -> Path:
                     "-q", "-w", str(work), str(ROOT)], check=True)
     [wheel] = work.glob("psl-*.whl")
     env_dir = work / "venv"
-    # System site-packages provide the dependencies, so the test needs no network.
-    venv.EnvBuilder(with_pip=False, system_site_packages=True).create(env_dir)
+    # A bare venv (no pip, no system site-packages: Debian's python and a venv both work);
+    # the running interpreter's pip installs the wheel into it, and a .pth file lends it the
+    # dependencies the tests already have, so the test needs no network.
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True)
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    Path(site, "psl_test_deps.pth").write_text("\n".join(_dependency_dirs()) + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps",
+                    "-q", str(wheel)], check=True)
     return env_dir
 
 
