@@ -3,17 +3,30 @@
     >>> import psl
     >>> program = psl.compile_source("uv().xyxy").unwrap()
     >>> image = psl.run(program, size=(64, 64))          # numpy float32 [H][W][4]
+
+Importing `psl` loads nothing else: the names below load their modules on first use.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from psl.compiler import check_source, compile_source
+
+#: The one place the version is written (pyproject.toml reads it from here).
 __version__ = "0.1.0"
 
-from psl.compiler import check_source, compile_source  # noqa: E402
-
 __all__ = ["__version__", "check_source", "compile_source", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: the compiler (and lark) load when first asked for, not on `import psl`
+    if name in ("compile_source", "check_source"):
+        from psl import compiler
+
+        return getattr(compiler, name)
+    raise AttributeError(f"module 'psl' has no attribute {name!r}")
 
 
 def run(*args: Any, **kwargs: Any) -> Any:

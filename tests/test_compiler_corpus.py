@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from psl.bytecode import parse_listing, same_as_original
 from psl.compiler import check_source, compile_source
-from psl.compiler.listing import parse_listing, same_as_original
 from tests.conftest import CORPUS, corpus_programs
 
 #: Intended differences from the original listings (program -> reason). None so far: no

@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pytest
 
+from psl.bytecode import decode, from_bytes, parse_listing
 from psl.compiler import compile_source
-from psl.compiler.listing import parse_listing
-from psl.compiler.program import decode, from_bytes
 from psl.registry import LIMITS, PAD_NAN_BITS, Op
 from tests.conftest import corpus_programs, valid_programs
 

@@ -8,8 +8,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from psl import api
+from psl.cli.run import command
 from psl.diagnostics import PslError
-from psl.vm.cli import command
 
 GRADIENT = "float4(uv().x, uv().y, 0.25, 1)"
 COUNTER = "self(uv()) + float4(0.125, 0, 0, 0)"

@@ -83,7 +83,7 @@ def test_stats_match_manifest(corpus_renders, name):
 def test_stats_cli_output_matches_manifest(tmp_path):
     from click.testing import CliRunner
 
-    from psl.vm.cli import command
+    from psl.cli.run import command
 
     name = "scene_mandelbrot"
     entry = MANIFEST["programs"][name]

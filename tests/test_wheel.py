@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import psl
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -66,6 +68,6 @@ def test_wheel_contains_templates(installed):
 def test_console_scripts(installed):
     gen = installed / "bin" / "psl-gen"
     assert subprocess.run([str(gen), "--help"], capture_output=True, cwd=installed).returncode == 0
-    psl = installed / "bin" / "psl"
-    out = subprocess.run([str(psl), "--version"], capture_output=True, text=True, cwd=installed)
-    assert out.returncode == 0 and "0.1.0" in out.stdout
+    cli = installed / "bin" / "psl"
+    out = subprocess.run([str(cli), "--version"], capture_output=True, text=True, cwd=installed)
+    assert out.returncode == 0 and psl.__version__ in out.stdout

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from psl.analysis import analyse
+from psl.bytecode import Instruction, Program, decode, instruction
 from psl.compiler import codegen, link
 from psl.compiler.ir import NAN
-from psl.compiler.program import Instruction, Program, decode, instruction
 from psl.diagnostics import Diagnostic, PslError, Span, make
 from psl.registry import LIMITS, Op
 from psl.syntax import ast

@@ -8,19 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from psl import registry
+from psl.bytecode import set_mask, swizzle_pick
 from psl.compiler.ir import NAN, CallUser, Ins, Item, Label
 from psl.registry import Op
 from psl.syntax import ast
-
-
-def swizzle_mask_const(text: str) -> tuple[float, float, float, float]:
-    lanes = [float(registry.SWIZZLE_LANES[ch]) for ch in text]
-    return tuple(lanes + [0.0] * (4 - len(lanes)))  # type: ignore[return-value]
-
-
-def swizzle_set_mask(text: str) -> int:
-    """SETVAR mask: the decimal number whose digits are the lane numbers (`.wz` -> 43)."""
-    return int("".join(str(registry.SWIZZLE_LANES[ch]) for ch in text))
 
 
 @dataclass
@@ -76,7 +67,7 @@ class _Gen:
             raise TypeError(type(e).__name__)
 
     def swizzle(self, text: str) -> None:
-        self.emit(Ins(Op.PUSHCONST, value=swizzle_mask_const(text)))
+        self.emit(Ins(Op.PUSHCONST, value=swizzle_pick(text)))
         self.emit(Ins(Op.CALL, code=registry.SWIZZLE.id))
 
     # ------------------------------------------------------------- statements
@@ -88,7 +79,7 @@ class _Gen:
         else:
             assert isinstance(target, ast.Var)
             name, sw = target.name, ""
-        mask = swizzle_set_mask(sw) if sw else 0
+        mask = set_mask(sw) if sw else 0
         op = a.op.text
         if op == "=":
             assert a.value is not None

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-F32 = np.float32
+from psl.bytecode import F32
+
 WIDTH = 128  # AUDIOLINK_WIDTH
 ALPASS_DFT = (0, 4)
 ALPASS_GENERALVU = (0, 22)

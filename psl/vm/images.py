@@ -6,7 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-F32 = np.float32
+from psl.bytecode import F32
+
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg")
 OUTPUT_SUFFIXES = (".png", ".gif", ".npy")
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-F32 = np.float32
+from psl.bytecode import F32
 
 
 @dataclass

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from psl.bytecode import read_slots, set_mask_lanes
 from psl.registry import LIMITS, Op
 from psl.vm import values
 from psl.vm.builtins import Ctx
@@ -25,7 +26,6 @@ from psl.vm.values import F32, V, binop, canon, concat, full, select, unop, zero
 STACK = LIMITS.stack
 REGISTERS = LIMITS.registers
 SLOTS = LIMITS.slots
-UINT_MAX = 2**32 - 1
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
     int(Op.PUSHCONST), int(Op.PUSHVAR), int(Op.BINOP), int(Op.UNOP), int(Op.CALL),
@@ -64,33 +64,9 @@ class Code:
     registers: int = 0
 
 
-def _setvar_lanes(raw_mask: int) -> list[tuple[int, int]] | None:
-    """(source lane, destination lane) pairs for a swizzle assignment mask, or None when
-    the whole register is assigned. The last four decimal digits are used, leading zeros
-    skipped, as the original's swizzleAssign does; digits > 4 name no lane."""
-    if raw_mask == 0:
-        return None
-    m = raw_mask % 10000
-    digits = [(m // 1000) % 10, (m // 100) % 10, (m // 10) % 10, m % 10]
-    if not any(digits):
-        return []  # the original loops forever here; psl assigns nothing
-    while digits[0] == 0:
-        digits = digits[1:] + [0]
-    return [(k, d - 1) for k, d in enumerate(digits) if 1 <= d <= 4]
-
-
-def _uint_array(x: np.ndarray) -> np.ndarray:
-    """Vectorised `_uint`: float -> uint with NaN and negatives at 0, saturating."""
-    x = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=UINT_MAX, neginf=0.0)
-    return np.clip(np.trunc(x), 0, UINT_MAX).astype(np.int64)
-
-
 def decode(slots: np.ndarray) -> Code:
-    p = np.zeros((SLOTS + 2, 4), F32)
-    arr = np.asarray(slots, F32).reshape(-1, 4)[:SLOTS]
-    p[: len(arr)] = arr
-    rounded = _uint_array(np.round(p[:, 0]))  # uint(round(x)) of every slot's x
-    masks = _uint_array(p[:, 1])  # uint(o.y) for SETVAR
+    raw = read_slots(slots)
+    p, rounded, masks = raw.lanes, raw.numbers, raw.masks
     code = Code()
     for i in range(SLOTS):
         op = int(rounded[i])
@@ -100,7 +76,7 @@ def decode(slots: np.ndarray) -> Code:
         elif op in (_PUSHVAR, _SETVAR):
             data = n % REGISTERS
             if op == _SETVAR:
-                data = (data, _setvar_lanes(int(masks[i + 1])))
+                data = (data, set_mask_lanes(int(masks[i + 1])))
         elif op == _CALL:
             data = (n, arity(n))
         else:

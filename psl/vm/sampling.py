@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-F32 = np.float32
+from psl.bytecode import F32
 
 
 def sample_bilinear(tex: np.ndarray | None, u: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from psl.bytecode import F32
 from psl.registry import BINOP_BY_SYMBOL, UNOP_BY_SYMBOL
 
-F32 = np.float32
 NAN = F32(np.nan)
 DIRTY = -1
 #: lane index column, for building per-pixel lane masks

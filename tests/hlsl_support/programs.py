@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from psl import registry
+from psl import bytecode, registry
 from psl.registry import BINARY_OPERATORS, BUILTINS, UNARY_OPERATORS, Op
 
 NAN = math.nan
@@ -115,20 +115,9 @@ def control_sources() -> dict[str, str]:
 
 # ---- hand-assembled bytecode ----------------------------------------------------------
 
-def _slot(*lanes: float) -> list[float]:
-    return [float(x) for x in lanes] + [NAN] * (4 - len(lanes))
-
-
 def assemble(*instructions: tuple) -> np.ndarray:
     """(op, operand lanes...) tuples -> float32 slots; NaN lanes use the padding NaN bits."""
-    slots = []
-    for op, *operand in instructions:
-        slots.append(_slot(float(op)))
-        slots.append(_slot(*operand))
-    arr = np.array(slots, np.float32).reshape(-1, 4)
-    bits = arr.view(np.uint32)
-    bits[np.isnan(arr)] = registry.PAD_NAN_BITS
-    return arr
+    return bytecode.assemble((op, operand) for op, *operand in instructions)
 
 
 C, V, B, U, K, S, J, CJ = (Op.PUSHCONST, Op.PUSHVAR, Op.BINOP, Op.UNOP, Op.CALL, Op.SETVAR,

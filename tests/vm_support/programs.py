@@ -6,8 +6,9 @@ import math
 
 import numpy as np
 
+from psl import bytecode
 from psl.compiler import compile_source
-from psl.registry import BINOP_BY_SYMBOL, BUILTIN_BY_NAME, PAD_NAN_BITS, UNOP_BY_SYMBOL, Op
+from psl.registry import BINOP_BY_SYMBOL, BUILTIN_BY_NAME, UNOP_BY_SYMBOL, Op
 from psl.vm import Inputs, execute
 
 NAN = math.nan
@@ -16,14 +17,7 @@ Ins = tuple[Op, tuple[float, ...]]
 
 def assemble(*instructions: Ins) -> np.ndarray:
     """float32 slots [2n][4]; missing operand lanes are the padding NaN."""
-    out = np.zeros((2 * len(instructions), 4), np.float32)
-    for k, (op, operand) in enumerate(instructions):
-        out[2 * k] = (float(op), NAN, NAN, NAN)
-        lanes = list(operand) + [NAN] * (4 - len(operand))
-        out[2 * k + 1] = lanes
-    bits = out.view(np.uint32)
-    bits[np.isnan(out)] = PAD_NAN_BITS
-    return out
+    return bytecode.assemble(instructions)
 
 
 def const(*lanes: float) -> Ins:

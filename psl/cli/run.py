@@ -1,4 +1,4 @@
-"""`psl run`: render a PSL program with the reference VM."""
+"""`psl run`: render a PSL program with the reference VM to PNG, GIF or NPY."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 import numpy as np
 
+from psl.cli.common import print_diagnostics, read_source
+from psl.compiler import compile_source
 from psl.registry import LIMITS
 from psl.vm.images import OUTPUT_SUFFIXES, ImageError, load_texture, save_frames
 from psl.vm.machine import Stats
@@ -96,9 +98,6 @@ def command(file: str, output: str, size: tuple[int, int], time_: float, frames:
             audiolink: np.ndarray | None, button, axis, max_jumps: int, show_stats: bool,
             alpha: bool) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
-    from psl.cli import print_diagnostics, read_source
-    from psl.compiler import compile_source
-
     source = read_source(file)
     result = compile_source(source)
     print_diagnostics(result.diagnostics, source, file, err=True)

@@ -1,0 +1,295 @@
+"""The bytecode format, and only here (docs/spec.md §5): slots, operand layout, the SETVAR
+mask codec, assembling, decoding, the listing (disassembly) and reading listings back.
+
+A program is an array of float4 *slots*, two per instruction: the opcode slot
+`(op, pad, pad, pad)` and the operand slot. Unused lanes hold the padding NaN (bits
+`registry.PAD_NAN_BITS`). Operand layout by opcode:
+
+    PUSHCONST  (x, y, z, w)        the constant; NaN lanes are absent lanes
+    PUSHVAR    (register)
+    SETVAR     (register, mask)    mask 0/NaN: the whole register; else lane digits (.wz = 43)
+    BINOP      (operator id)       registry.BINARY_OPERATORS
+    UNOP       (operator code)     ASCII code of the symbol
+    CALL       (builtin id)        registry.BUILTINS
+    JUMP       (slot index)        the opcode slot of the target (2 * instruction index)
+    CONDJUMP   (slot index)        taken when the popped value's x is 0
+
+The VM reads every number as `uint(round(x))` (masks as `uint(y)`), so decoding arbitrary
+slots (`read_slots`) follows the shader, while `decode` accepts only well-formed programs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from psl import registry
+from psl.registry import LIMITS, PAD_NAN_BITS, Op
+
+#: Lane type of every slot, value and texture.
+F32 = np.float32
+#: The padding NaN as a float32 (bits PAD_NAN_BITS).
+PAD_NAN = np.array([PAD_NAN_BITS], dtype=np.uint32).view(F32)[0]
+NAN = math.nan
+UINT_MAX = 2**32 - 1
+_LANE_LETTER = "xyzw"
+
+
+# ---------------------------------------------------------------------- instructions
+
+@dataclass(frozen=True)
+class Instruction:
+    op: Op
+    operand: tuple[float, float, float, float]  # NaN = padding lane
+
+    def __str__(self) -> str:
+        return disassemble(self)
+
+
+def f32(x: float) -> float:
+    """`x` rounded to float32; beyond float32's range it is infinity, as in the shader."""
+    with np.errstate(over="ignore"):
+        return float(F32(x))
+
+
+def instruction(op: Op, *operand: float) -> Instruction:
+    """Build an instruction; missing lanes are padding NaN; numbers rounded to float32."""
+    lanes = [f32(x) for x in operand] + [NAN] * (4 - len(operand))
+    return Instruction(op, tuple(lanes))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- swizzle masks
+
+def swizzle_pick(text: str) -> tuple[float, float, float, float]:
+    """The PUSHCONST operand before CALL swizzle: lane numbers of `.text`, 0 for none."""
+    lanes = [float(registry.SWIZZLE_LANES[ch]) for ch in text]
+    return tuple(lanes + [0.0] * (4 - len(lanes)))  # type: ignore[return-value]
+
+
+def set_mask(text: str) -> int:
+    """SETVAR mask of `v.text = e`: the decimal number whose digits are the lane numbers."""
+    return int("".join(str(registry.SWIZZLE_LANES[ch]) for ch in text))
+
+
+def set_mask_text(mask: float) -> str:
+    """Letters of a SETVAR mask as the listing shows them (43 -> "wz"); "" for none."""
+    if math.isnan(mask) or mask == 0:
+        return ""
+    return "".join(_LANE_LETTER[int(d) - 1] for d in str(int(mask)))
+
+
+def set_mask_lanes(raw_mask: int) -> list[tuple[int, int]] | None:
+    """How the VM applies a SETVAR mask: (source lane, destination lane) pairs, or None when
+    the whole register is assigned. The last four decimal digits are used, leading zeros
+    skipped, as the original's swizzleAssign does; digits > 4 name no lane."""
+    if raw_mask == 0:
+        return None
+    m = raw_mask % 10000
+    digits = [(m // 1000) % 10, (m // 100) % 10, (m // 10) % 10, m % 10]
+    if not any(digits):
+        return []  # the original loops forever here; psl assigns nothing
+    while digits[0] == 0:
+        digits = digits[1:] + [0]
+    return [(k, d - 1) for k, d in enumerate(digits) if 1 <= d <= 4]
+
+
+# ---------------------------------------------------------------------- slots
+
+def assemble(instructions: Iterable[tuple[float, Sequence[float]]], pad: bool = False
+             ) -> np.ndarray:
+    """(op, operand lanes) pairs -> float32 slots [2n][4] (all LIMITS.slots with `pad`,
+    unused ones zero). Missing and NaN lanes become the padding NaN. `op` may be any number,
+    so tests can build slots the compiler never emits."""
+    rows: list[list[float]] = []
+    for op, operand in instructions:
+        rows.append([float(op), NAN, NAN, NAN])
+        rows.append([float(x) for x in operand] + [NAN] * (4 - len(operand)))
+    out = np.zeros((max(len(rows), LIMITS.slots if pad else 0), 4), dtype=F32)
+    if rows:
+        with np.errstate(over="ignore"):
+            out[: len(rows)] = np.array(rows, dtype=np.float64)
+    bits = out.view(np.uint32)
+    bits[np.isnan(out)] = PAD_NAN_BITS
+    return out
+
+
+def uint_array(x: np.ndarray) -> np.ndarray:
+    """The shader's `uint(x)` on an array: NaN and negatives 0, saturating, truncating."""
+    x = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=UINT_MAX, neginf=0.0)
+    return np.clip(np.trunc(x), 0, UINT_MAX).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class RawSlots:
+    """Slots as the VM reads them, padded to LIMITS.slots + 2 rows so that slot i + 1
+    always exists: `numbers[i]` = uint(round(slot i .x)) (an opcode, or the operand number
+    of the instruction before), `masks[i]` = uint(slot i .y) (a SETVAR mask)."""
+
+    lanes: np.ndarray  # float32 [LIMITS.slots + 2][4]
+    numbers: np.ndarray  # int64 [LIMITS.slots + 2]
+    masks: np.ndarray  # int64 [LIMITS.slots + 2]
+
+
+def read_slots(slots: np.ndarray) -> RawSlots:
+    p = np.zeros((LIMITS.slots + 2, 4), F32)
+    arr = np.asarray(slots, F32).reshape(-1, 4)[: LIMITS.slots]
+    p[: len(arr)] = arr
+    return RawSlots(p, uint_array(np.round(p[:, 0])), uint_array(p[:, 1]))
+
+
+class DecodeError(ValueError):
+    pass
+
+
+def decode(slots: np.ndarray) -> Program:
+    """Slots (float32 [n][4], possibly padded) -> Program, up to the first opcode 0."""
+    arr = np.asarray(slots, dtype=F32).reshape(-1, 4)
+    if len(arr) % 2:
+        raise DecodeError("a program has an even number of slots")
+    out: list[Instruction] = []
+    for k in range(0, len(arr), 2):
+        op_lane = arr[k][0]
+        if np.isnan(op_lane) or op_lane == 0:
+            break
+        code = int(round(float(op_lane)))
+        if code not in Op.__members__.values():
+            raise DecodeError(f"slot {k}: unknown opcode {code}")
+        out.append(Instruction(Op(code), tuple(float(x) for x in arr[k + 1])))  # type: ignore[arg-type]
+    regs = {int(i.operand[0]) for i in out if i.op in (Op.PUSHVAR, Op.SETVAR)}
+    return Program(out, registers=max(regs) + 1 if regs else 0)
+
+
+def from_bytes(data: bytes) -> Program:
+    if len(data) % 32:
+        raise DecodeError("binary length must be a multiple of 32 bytes (2 float4)")
+    return decode(np.frombuffer(data, dtype="<f4"))
+
+
+# ---------------------------------------------------------------------- programs
+
+@dataclass
+class Program:
+    instructions: list[Instruction]
+    registers: int = 0
+    #: register number -> "name" (globals) or "function.name"
+    variables: dict[int, str] = field(default_factory=dict)
+
+    def slots(self, pad: bool = False) -> np.ndarray:
+        """float32 [n][4]; with pad=True all LIMITS.slots slots, the unused ones zero."""
+        return assemble(((ins.op, ins.operand) for ins in self.instructions), pad)
+
+    def to_bytes(self, pad: bool = False) -> bytes:
+        return self.slots(pad).astype("<f4").tobytes()
+
+    def listing(self) -> str:
+        return "".join(disassemble(ins) + "\n" for ins in self.instructions)
+
+    def to_json(self) -> str:
+        def lane(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        doc = {
+            "format": "psl-program",
+            "instructions": [
+                {"op": ins.op.name, "operand": [lane(x) for x in ins.operand]}
+                for ins in self.instructions
+            ],
+            "instruction_count": len(self.instructions),
+            "registers": self.registers,
+            "variables": {str(k): v for k, v in sorted(self.variables.items())},
+        }
+        return json.dumps(doc, indent=1) + "\n"
+
+
+# ---------------------------------------------------------------------- listings
+
+def format_number(x: float) -> str:
+    """Shortest text that reads back as the same float32 (full precision)."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    return np.format_float_positional(F32(x), unique=True, trim="0")
+
+
+def disassemble(ins: Instruction) -> str:
+    """One listing line, in the original compiler's notation."""
+    o = ins.operand
+    n = int(o[0]) if not math.isnan(o[0]) else 0
+    if ins.op == Op.PUSHCONST:
+        return "PUSHCONST (" + ", ".join(format_number(x) for x in o) + ")"
+    if ins.op == Op.PUSHVAR:
+        return f"PUSHVAR {n}"
+    if ins.op == Op.SETVAR:
+        letters = set_mask_text(o[1])
+        return f"SETVAR {n}.{letters}" if letters else f"SETVAR {n}"
+    if ins.op == Op.BINOP:
+        b = registry.BINOP_BY_ID.get(n)
+        return f"BINOP {b.symbol if b else n}"
+    if ins.op == Op.UNOP:
+        u = registry.UNOP_BY_CODE.get(n)
+        return f"UNOP {u.symbol if u else n}"
+    if ins.op == Op.CALL:
+        c = registry.BUILTIN_BY_ID.get(n)
+        return f"CALL {c.name if c else n}"
+    return f"{ins.op.name} {n}"
+
+
+_LINE = re.compile(r"^\s*([A-Z]+)\s*(.*?)\s*$")
+
+
+class ListingError(ValueError):
+    pass
+
+
+def _number(text: str) -> float:
+    return NAN if text == "NaN" else float(text)
+
+
+def parse_line(line: str) -> Instruction:
+    """One listing line (ours or the original compiler's) -> instruction."""
+    m = _LINE.match(line)
+    if not m or m.group(1) not in Op.__members__:
+        raise ListingError(f"not an instruction: {line!r}")
+    op, arg = Op[m.group(1)], m.group(2)
+    if op == Op.PUSHCONST:
+        lanes = [_number(x.strip()) for x in arg.strip("()").split(",")]
+        if len(lanes) != 4:
+            raise ListingError(f"PUSHCONST needs 4 lanes: {line!r}")
+        return instruction(op, *lanes)
+    if op == Op.SETVAR and "." in arg:
+        reg, letters = arg.split(".", 1)
+        return instruction(op, int(reg), set_mask(letters))
+    if op == Op.BINOP:
+        return instruction(op, registry.BINOP_BY_SYMBOL[arg].id)
+    if op == Op.UNOP:
+        return instruction(op, registry.UNOP_BY_SYMBOL[arg].code)
+    if op == Op.CALL:
+        b = registry.lookup_builtin(arg)
+        return instruction(op, b.id if b else int(arg))
+    return instruction(op, int(arg))
+
+
+def parse_listing(text: str) -> list[Instruction]:
+    return [parse_line(line) for line in text.splitlines() if line.strip()]
+
+
+def same_as_original(ours: Instruction, theirs: Instruction) -> bool:
+    """Equal up to the original listing's one-decimal rounding of constants."""
+    if ours.op != theirs.op:
+        return False
+    for a, b in zip(ours.operand, theirs.operand, strict=True):
+        if math.isnan(a) or math.isnan(b):
+            if math.isnan(a) != math.isnan(b):
+                return False
+        elif ours.op == Op.PUSHCONST:
+            if abs(a - b) > 0.05 + 1e-6 * abs(a):
+                return False
+        elif a != b:
+            return False
+    return True

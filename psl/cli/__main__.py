@@ -1,0 +1,5 @@
+"""`python -m psl.cli` is `psl`."""
+
+from psl.cli import main
+
+main()
