@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from psl.compiler import check_source, compile_source
 
-#: The one place the version is written (pyproject.toml reads it from here).
-__version__ = "0.1.0"
+from psl._version import __version__
 
 __all__ = ["__version__", "check_source", "compile_source", "run"]
 

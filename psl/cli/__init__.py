@@ -9,7 +9,7 @@ import importlib
 
 import click
 
-from psl import __version__
+from psl._version import __version__
 
 
 class LazyGroup(click.Group):

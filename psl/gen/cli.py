@@ -6,7 +6,7 @@ import importlib
 
 import click
 
-from psl import __version__
+from psl._version import __version__
 
 #: subcommand name -> module defining `command`
 TARGETS: dict[str, str] = {

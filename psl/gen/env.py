@@ -11,7 +11,8 @@ from pathlib import Path
 
 import jinja2
 
-from psl import __version__, registry
+from psl import registry
+from psl._version import __version__
 from psl.resources import templates_dir
 
 
