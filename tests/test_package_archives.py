@@ -17,12 +17,15 @@ from psl.gen.unity_yaml import guid_for
 from tests.package_support import generated_override
 
 NAME = pkg.DEFAULT_NAME
+BASE_URL = "https://vpm.psl-tests.org/shaderception/"
 
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> pkg.Outputs:
+    """A build with --base-url, so that every output (the listing too) exists."""
     out = tmp_path_factory.mktemp("dist")
-    return pkg.write_package(out, generated=generated_override())
+    return pkg.write_package(out, pkg.PackageOptions(base_url=BASE_URL),
+                             generated=generated_override())
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +49,7 @@ def test_output_names(outputs: pkg.Outputs) -> None:
     assert outputs.zip.name == f"{stem}.zip"
     assert outputs.unitypackage.name == f"{stem}.unitypackage"
     assert outputs.manifest.name == "package.json"
-    assert outputs.listing.name == "vpm-listing.json"
+    assert outputs.listing is not None and outputs.listing.name == "vpm-listing.json"
 
 
 def test_zip_layout(zip_members: dict[str, bytes], outputs: pkg.Outputs) -> None:
@@ -166,10 +169,11 @@ def test_manifest_fields(outputs: pkg.Outputs) -> None:
     assert manifest["vpmDependencies"] == {"com.vrchat.worlds": "^3.5.0"}
     assert pkg.SEMVER_RE.match(manifest["version"])
     assert manifest["license"] == "MIT"
-    assert manifest["url"].endswith(outputs.zip.name)
+    assert manifest["url"] == BASE_URL + outputs.zip.name
 
 
 def test_listing(outputs: pkg.Outputs) -> None:
+    assert outputs.listing is not None
     listing = json.loads(outputs.listing.read_text())
     for key in ("name", "id", "url", "author", "packages"):
         assert listing[key]

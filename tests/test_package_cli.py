@@ -18,15 +18,20 @@ def _outputs(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-def test_two_runs_are_byte_identical(tmp_path: Path) -> None:
+BASE_URL = "https://vpm.psl-tests.org/shaderception/"
+
+
+@pytest.mark.parametrize("base_url, count", [(None, 3), (BASE_URL, 4)])
+def test_two_runs_are_byte_identical(tmp_path: Path, base_url: str | None, count: int) -> None:
+    options = pkg.PackageOptions(base_url=base_url)
     a, b = tmp_path / "a", tmp_path / "b"
-    pkg.write_package(a, generated=generated_override())
-    pkg.write_package(b, generated=generated_override())
+    pkg.write_package(a, options, generated=generated_override())
+    pkg.write_package(b, options, generated=generated_override())
     first = _outputs(a)
     assert first == _outputs(b)
-    assert len(first) == 4
+    assert len(first) == count
     # and running again into the same folder replaces our own files with the same bytes
-    pkg.write_package(a, generated=generated_override())
+    pkg.write_package(a, options, generated=generated_override())
     assert _outputs(a) == first
 
 
@@ -46,8 +51,9 @@ def test_options_change_names_and_guids(tmp_path: Path) -> None:
 
 
 def test_listing_keeps_other_versions(tmp_path: Path) -> None:
-    pkg.write_package(tmp_path, pkg.PackageOptions(version="1.0.0"), generated=generated_override())
-    pkg.write_package(tmp_path, pkg.PackageOptions(version="1.1.0"), generated=generated_override())
+    for version in ("1.0.0", "1.1.0"):
+        pkg.write_package(tmp_path, pkg.PackageOptions(version=version, base_url=BASE_URL),
+                          generated=generated_override())
     listing = json.loads((tmp_path / "vpm-listing.json").read_text())
     assert list(listing["packages"][pkg.DEFAULT_NAME]["versions"]) == ["1.0.0", "1.1.0"]
 
@@ -56,6 +62,8 @@ def test_listing_keeps_other_versions(tmp_path: Path) -> None:
     (["--name", "Not A Name"], "invalid package name"),
     (["--version", "1.2"], "invalid version"),
     (["--base-url", "ftp://x"], "invalid base URL"),
+    (["--base-url", "https://"], "invalid base URL"),
+    (["--base-url", "vpm.example.org/x"], "invalid base URL"),
 ])
 def test_bad_options_are_clear_errors(tmp_path: Path, args: list[str], message: str) -> None:
     result = CliRunner().invoke(pkg.command, ["--out", str(tmp_path / "d"), *args])
@@ -74,7 +82,8 @@ def test_refuses_to_overwrite_foreign_files(tmp_path: Path) -> None:
     foreign.unlink()
     (tmp_path / "vpm-listing.json").write_text("not json at all")
     with pytest.raises(pkg.PackageError, match="refusing to overwrite"):
-        pkg.write_package(tmp_path, generated=generated_override())
+        pkg.write_package(tmp_path, pkg.PackageOptions(base_url=BASE_URL),
+                          generated=generated_override())
     assert not list(tmp_path.glob("*.zip"))
 
 
@@ -102,8 +111,9 @@ def test_defaults_via_console_script(tmp_path: Path) -> None:
     version = pkg.PackageOptions().version
     assert names == sorted([f"{pkg.DEFAULT_NAME}-{version}.zip",
                             f"{pkg.DEFAULT_NAME}-{version}.unitypackage",
-                            "package.json", "vpm-listing.json"])
+                            "package.json"])
     assert "files" in result.stdout
+    assert "no vpm-listing.json written" in result.stdout and "--base-url" in result.stdout
     # the console script and the library produce the same bytes
     lib = pkg.write_package(tmp_path / "lib")
     assert lib.zip.read_bytes() == (dist / lib.zip.name).read_bytes()

@@ -12,7 +12,7 @@ from psl.gen.unity_yaml import BUILTIN_ASSETS, BUILTIN_GUIDS, guid_for, guid_ref
 from tests.package_support import body, generated_override, load_unity_yaml, walk_refs
 
 NAME = pkg.DEFAULT_NAME
-YAML_ASSETS = (".mat", ".asset", ".prefab")
+YAML_ASSETS = pkg.YAML_ASSETS
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +61,7 @@ def test_every_meta_parses(package: pkg.Package) -> None:
     (".cginc", "ShaderImporter", None),
     (".asmdef", "AssemblyDefinitionImporter", None),
     (".mat", "NativeFormatImporter", 2100000),
+    (".renderTexture", "NativeFormatImporter", 8400000),
     (".prefab", "PrefabImporter", None),
     (".txt", "TextScriptImporter", None),
 ])
@@ -80,7 +81,8 @@ def test_package_json_meta(package: pkg.Package) -> None:
 
 def test_every_yaml_asset_parses(package: pkg.Package) -> None:
     paths = [p for p in package.files if p.endswith(YAML_ASSETS)]
-    assert len(paths) >= 1 + 3 + 1 + 4 + 5  # prefab, programs, U# asm, CRTs, materials
+    # prefab, programs, U# asm, CRTs, materials, camera texture
+    assert len(paths) >= 1 + 3 + 1 + 4 + 5 + 1
     for path in paths:
         text = _text(package, path)
         assert text.startswith("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!")
@@ -114,7 +116,8 @@ def test_every_local_file_id_resolves(package: pkg.Package) -> None:
 def test_external_references_use_the_right_main_object(package: pkg.Package,
                                                        guid_to_path: dict[str, str]) -> None:
     expected = {".mat": (2100000, 2), ".cs": (11500000, 3), ".shader": (4800000, 3),
-                ".txt": (4900000, 3), ".asmdef": (5897886265953266890, 3)}
+                ".txt": (4900000, 3), ".asmdef": (5897886265953266890, 3),
+                ".renderTexture": (8400000, 2)}
     builtin = {(a.guid, a.file_id, a.type) for a in BUILTIN_ASSETS.values()}
     for path in package.files:
         if not path.endswith(YAML_ASSETS):
@@ -128,7 +131,7 @@ def test_external_references_use_the_right_main_object(package: pkg.Package,
                     assert (guid, r["fileID"], r["type"]) in builtin, r
                     continue
                 target = guid_to_path[guid]
-                if target.endswith("/PSL_CRT_64.asset") or "/RenderTextures/" in target:
+                if target.endswith(".asset") and "/RenderTextures/" in target:
                     assert (r["fileID"], r["type"]) == (8600000, 2)
                 elif target.endswith(".asset"):
                     assert (r["fileID"], r["type"]) == (11400000, 2)

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import click
 
-from psl import __version__, registry
+from psl import registry
+from psl._version import __version__
 from psl.gen import unity_assets as ua
 from psl.gen.env import render
 from psl.gen.unity_yaml import BUILTIN_GUIDS, guid_for, guid_references, meta_for
@@ -32,11 +33,16 @@ from psl.resources import unity_package_dir
 
 DEFAULT_NAME = "com.psl.shaderception"
 DEFAULT_OUT = Path("dist")
-DEFAULT_BASE_URL = "https://example.invalid/psl/"
 CRT_SIZES = (64, 128, 256, 512)
 DEFAULT_CRT_SIZE = 256
 UDONSHARP_CLASSES = ("Compiler", "SyncCode", "ExampleButton")
 HLSL_FILES = ("VM.shader", "VM.cginc", "Screen.shader")
+CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
+CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
+LISTING_NAME = "vpm-listing.json"
+
+#: Unity YAML files of the package (their `guid:` references are checked)
+YAML_ASSETS = (".mat", ".asset", ".prefab", ".renderTexture")
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 SEMVER_RE = re.compile(
@@ -105,9 +111,13 @@ def hlsl_sources() -> dict[str, str]:
 
 @dataclass(frozen=True)
 class PackageOptions:
+    """`base_url`: where the zip and the listing will be served. Without it the package has
+    no download URL: package.json gets no `url` and no VCC listing is written (a listing
+    whose URLs point nowhere cannot install anything)."""
+
     name: str = DEFAULT_NAME
     version: str = __version__
-    base_url: str = DEFAULT_BASE_URL
+    base_url: str | None = None
     display_name: str = "PSL Shaderception"
     author: str = "psl developers"
 
@@ -119,20 +129,31 @@ class PackageOptions:
         if not SEMVER_RE.match(self.version):
             raise PackageError(f"invalid version {self.version!r}: use semantic versioning "
                                "like 1.2.3")
-        if not re.match(r"^https?://", self.base_url):
-            raise PackageError(f"invalid base URL {self.base_url!r}: must start with http(s)://")
+        if self.base_url is not None and not re.match(r"^https?://[^/?#\s]+[^?#\s]*$",
+                                                      self.base_url):
+            raise PackageError(f"invalid base URL {self.base_url!r}: use the http(s):// address "
+                               "of the folder that will hold the zip and vpm-listing.json")
 
     @property
     def stem(self) -> str:
         return f"{self.name}-{self.version}"
 
     @property
-    def zip_url(self) -> str:
-        return self.base_url.rstrip("/") + f"/{self.stem}.zip"
+    def zip_name(self) -> str:
+        return f"{self.stem}.zip"
 
     @property
-    def listing_url(self) -> str:
-        return self.base_url.rstrip("/") + "/vpm-listing.json"
+    def zip_url(self) -> str | None:
+        """base URL + zip name, or None without a base URL."""
+        return None if self.base_url is None else self._url(self.zip_name)
+
+    @property
+    def listing_url(self) -> str | None:
+        return None if self.base_url is None else self._url(LISTING_NAME)
+
+    def _url(self, name: str) -> str:
+        assert self.base_url is not None
+        return self.base_url.rstrip("/") + "/" + name
 
     @property
     def assembly(self) -> str:
@@ -251,8 +272,14 @@ def build_package(options: PackageOptions | None = None,
         classes[cls] = ua.parse_csharp_class(cls, text)
 
     shader_guids = {n: b.file(f"Runtime/Shaders/{n}", hlsl[n]) for n in HLSL_FILES}
-    vm_mat = b.file("Runtime/Materials/PSL_VM.mat",
-                    ua.material("PSL_VM", shader_guids["VM.shader"]))
+    # Camera input (the original's Camera.renderTexture): a camera in the prefab renders into
+    # it and the VM material samples it as _Camera, which is what camera() reads.
+    camera_rt = b.file(CAMERA_TEXTURE_PATH,
+                       ua.render_texture("PSL_Camera", ua.CAMERA_TEXTURE_SIZE),
+                       ua.RENDER_TEXTURE_ID)
+    vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
+        "PSL_VM", shader_guids["VM.shader"],
+        {CAMERA_PROPERTY: ua.ref(ua.RENDER_TEXTURE_ID, camera_rt, 2)}))
     screen_tex = _texture_property(hlsl["Screen.shader"])
     crt_guids: dict[int, str] = {}
     screen_mats: dict[int, str] = {}
@@ -282,6 +309,7 @@ def build_package(options: PackageOptions | None = None,
         examples=[(_example_label(stem), text, g) for stem, text, g in examples],
         classes=classes,
         source_limit=registry.LIMITS.source_chars,
+        camera_texture=camera_rt,
     ))
     prefab_guid = b.file(prefab_path, prefab)
 
@@ -293,6 +321,11 @@ def build_package(options: PackageOptions | None = None,
         "unity/ShaderceptionSetup.cs.j2",
         prefab_guid=prefab_guid,
         vm_material_guid=vm_mat,
+        camera_texture_guid=camera_rt,
+        camera_property=CAMERA_PROPERTY,
+        camera_input=ua.CAMERA_INPUT_NAME,
+        camera_object=ua.CAMERA_OBJECT_NAME,
+        camera_toggle=ua.CAMERA_TOGGLE_NAME,
         crt_guids=crt_guids,
         screen_material_guids=screen_mats,
         default_size=DEFAULT_CRT_SIZE,
@@ -317,7 +350,6 @@ def build_package(options: PackageOptions | None = None,
                         f"Generated by psl {__version__}."),
         "author": {"name": options.author},
         "license": "MIT",
-        "url": options.zip_url,
         "keywords": ["vrchat", "udonsharp", "shader", "shaderception", "psl"],
         "vpmDependencies": {"com.vrchat.worlds": "^3.5.0"},
         "samples": [{
@@ -326,6 +358,10 @@ def build_package(options: PackageOptions | None = None,
             "path": "Samples~/Programs",
         }],
     }
+    if options.zip_url is not None:
+        # VPM: the download URL of this version's zip (a repository listing needs it; a
+        # package installed from a folder or the .unitypackage does not).
+        manifest["url"] = options.zip_url
     package = Package(options, b.tree, manifest)
     b.file("package.json", package.manifest_bytes)
     package.files = {e.path: e.data for e in b.tree.sorted() if e.data is not None}
@@ -340,7 +376,7 @@ def check_references(package: Package) -> None:
     if len(set(guids)) != len(guids):
         raise PackageError("duplicate GUIDs in the package")
     for path, data in package.files.items():
-        if not path.endswith((".mat", ".asset", ".prefab")):
+        if not path.endswith(YAML_ASSETS):
             continue
         for guid in guid_references(data.decode()):
             if guid not in known:
@@ -357,14 +393,24 @@ class Outputs:
     zip: Path
     unitypackage: Path
     manifest: Path
-    listing: Path
+    listing: Path | None  # None: no --base-url, so no listing was written
     files: int
     folders: int
 
 
+#: host of the placeholder URLs that psl < 0.2 wrote without --base-url; listing entries with
+#: it can never install, so they are dropped when a listing is updated
+PLACEHOLDER_HOST = "example.invalid"
+
+
 def listing_json(package: Package, zip_bytes: bytes, existing: dict | None = None) -> dict:
-    """A VCC repository listing with this version added (other versions are kept)."""
+    """A VCC repository listing with this version added (other versions are kept).
+
+    Needs a base URL: every version entry is the package manifest (which then has `url`, the
+    zip's address) plus `zipSHA256`, and the listing's own `url` is where it is served."""
     o = package.options
+    if o.listing_url is None or "url" not in package.manifest:
+        raise PackageError("a VPM listing needs --base-url (where the zip will be served)")
     listing = existing or {
         "name": f"{o.display_name} packages",
         "id": f"{o.name}.listing",
@@ -372,12 +418,15 @@ def listing_json(package: Package, zip_bytes: bytes, existing: dict | None = Non
         "author": o.author,
         "packages": {},
     }
+    listing["url"] = o.listing_url
     entry = dict(package.manifest)
     entry["zipSHA256"] = hashlib.sha256(zip_bytes).hexdigest()
     versions = listing.setdefault("packages", {}).setdefault(o.name, {}).setdefault(
         "versions", {})
     versions[o.version] = entry
-    listing["packages"][o.name]["versions"] = dict(sorted(versions.items()))
+    listing["packages"][o.name]["versions"] = {
+        v: e for v, e in sorted(versions.items())
+        if not (isinstance(e, dict) and f"://{PLACEHOLDER_HOST}" in str(e.get("url", "")))}
     return listing
 
 
@@ -397,54 +446,77 @@ def _check_ours(path: Path, check: Callable[[object], bool], what: str) -> objec
 
 def write_package(out: Path = DEFAULT_OUT, options: PackageOptions | None = None,
                   generated: Mapping[str, str] | None = None) -> Outputs:
-    """Build the package and write the four outputs into `out` (see build_package)."""
+    """Build the package and write its outputs into `out` (see build_package): the zip, the
+    .unitypackage and package.json, and with a base URL also the VCC listing."""
     options = options or PackageOptions()
     package = build_package(options, generated)
     if out.exists() and not out.is_dir():
         raise PackageError(f"--out {out} exists and is not a directory")
 
     manifest_path = out / "package.json"
-    listing_path = out / "vpm-listing.json"
+    listing_path = out / LISTING_NAME
     _check_ours(manifest_path, lambda d: isinstance(d, dict) and d.get("name") == options.name
                 and "vpmDependencies" in d, f"a package.json of {options.name}")
-    existing = _check_ours(listing_path, lambda d: isinstance(d, dict)
-                           and isinstance(d.get("packages"), dict), "a VPM repository listing")
+    existing = None
+    if options.base_url is not None:
+        existing = _check_ours(listing_path, lambda d: isinstance(d, dict)
+                               and isinstance(d.get("packages"), dict),
+                               "a VPM repository listing")
 
     zip_bytes = vpm_zip_bytes(package.tree, package.manifest_bytes)
     unitypackage = unitypackage_bytes(package.tree, f"Packages/{options.name}")
-    listing = listing_json(package, zip_bytes, existing if isinstance(existing, dict) else None)
+    listing = None
+    if options.base_url is not None:
+        listing = listing_json(package, zip_bytes,
+                               existing if isinstance(existing, dict) else None)
 
     out.mkdir(parents=True, exist_ok=True)
-    zip_path = out / f"{options.stem}.zip"
+    zip_path = out / options.zip_name
     upkg_path = out / f"{options.stem}.unitypackage"
     zip_path.write_bytes(zip_bytes)
     upkg_path.write_bytes(unitypackage)
     manifest_path.write_bytes(package.manifest_bytes)
-    listing_path.write_text(json.dumps(listing, indent=2, ensure_ascii=False) + "\n",
-                            encoding="utf-8", newline="\n")
+    if listing is not None:
+        listing_path.write_text(json.dumps(listing, indent=2, ensure_ascii=False) + "\n",
+                                encoding="utf-8", newline="\n")
     entries = package.tree.entries.values()
-    return Outputs(zip_path, upkg_path, manifest_path, listing_path,
+    return Outputs(zip_path, upkg_path, manifest_path,
+                   listing_path if listing is not None else None,
                    files=sum(1 for e in entries if not e.is_folder),
                    folders=sum(1 for e in entries if e.is_folder))
+
+
+NO_LISTING_NOTE = (
+    "no vpm-listing.json written and no url in package.json: pass --base-url "
+    "https://your.site/vpm/ (the folder you will upload the zip and the listing to) to get a "
+    "VCC listing")
 
 
 @click.command("unity-package")
 @click.option("--out", "out", default=str(DEFAULT_OUT), show_default=True,
               type=click.Path(file_okay=False, path_type=Path),
-              help="Directory for the .zip, .unitypackage, package.json and vpm-listing.json.")
+              help="Directory for the .zip, .unitypackage, package.json (and vpm-listing.json).")
 @click.option("--name", default=DEFAULT_NAME, show_default=True,
               help="VPM package name (lower-case reverse-DNS).")
 @click.option("--version", "version", default=__version__, show_default=True,
               help="Package version (semver).")
-@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True,
-              help="Where the zip and vpm-listing.json will be served (used in package.json "
-                   "and the listing).")
-def command(out: Path, name: str, version: str, base_url: str) -> None:
-    """Build the Unity package: VPM zip, .unitypackage, package.json and a VCC listing."""
+@click.option("--base-url", default=None, metavar="URL",
+              help="The https:// folder where you will upload the zip and vpm-listing.json. "
+                   "With it: package.json gets url = URL/<name>-<version>.zip and a VCC "
+                   "listing (vpm-listing.json, with the zip's SHA-256) is written. Without "
+                   "it: no listing and no url (install from the zip or the .unitypackage).")
+def command(out: Path, name: str, version: str, base_url: str | None) -> None:
+    """Build the Unity package: VPM zip, .unitypackage, package.json and, with --base-url, a
+    VCC repository listing (vpm-listing.json)."""
     result = write_package(out, PackageOptions(name=name, version=version, base_url=base_url))
     for path in (result.zip, result.unitypackage, result.manifest, result.listing):
-        click.echo(f"{path} ({path.stat().st_size} bytes)")
+        if path is not None:
+            click.echo(f"{path} ({path.stat().st_size} bytes)")
     click.echo(f"{result.files} files, {result.folders} folders")
+    if result.listing is None:
+        click.echo(NO_LISTING_NOTE)
+        if (out / LISTING_NAME).exists():
+            click.echo(f"({out / LISTING_NAME} from an earlier run was left unchanged)")
 
 
 __all__ = ["build_package", "write_package", "command", "PackageOptions"]

@@ -27,14 +27,19 @@ from psl.gen.unity_yaml import (
 GAME_OBJECT, TRANSFORM, RECT_TRANSFORM = 1, 4, 224
 MESH_FILTER, MESH_RENDERER, BOX_COLLIDER = 33, 23, 65
 CANVAS, CANVAS_RENDERER, MONO_BEHAVIOUR = 223, 222, 114
-MATERIAL, CUSTOM_RENDER_TEXTURE = 21, 86
+MATERIAL, CUSTOM_RENDER_TEXTURE, RENDER_TEXTURE = 21, 86, 84
+CAMERA, RIGIDBODY = 20, 54
 
 # main-object fileIDs of native assets
 MATERIAL_ID, CRT_ID, MONO_ID, SCRIPT_ID, SHADER_ID = 2100000, 8600000, 11400000, 11500000, 4800000
+RENDER_TEXTURE_ID = 8400000
 #: fileID of the assembly inside an .asmdef (what U# assembly definitions point at)
 ASMDEF_ASSEMBLY_ID = 5897886265953266890
 
+# UnityEngine.Experimental.Rendering.GraphicsFormat values
+R8G8B8A8_UNORM = 8
 R32G32B32A32_SFLOAT = 52
+D32_SFLOAT_S8_UINT = 94
 
 _COMMON = {
     "m_ObjectHideFlags": 0,
@@ -87,28 +92,50 @@ def material(name: str, shader_guid: str, textures: Mapping[str, Flow] | None = 
     return dump_objects([UnityObject(MATERIAL, MATERIAL_ID, "Material", body)])
 
 
-def custom_render_texture(name: str, size: int, material_guid: str) -> str:
-    """A realtime, double-buffered RGBA float CRT initialised to zero (SPEC §8: self())."""
-    body = {
+#: The one update zone of every CRT, as the original world's VMCRT*.asset have it: the whole
+#: texture in normalised space (centre 0.5, size 1), no rotation, the material's pass chosen by
+#: m_ShaderPass (passIndex -1) and needSwap 1, which swaps the double buffer after the pass so
+#: that `self()` (_SelfTexture2D) reads the previous frame.
+FULL_TEXTURE_ZONE: dict[str, object] = {
+    "updateZoneCenter": vec(0.5, 0.5, 0.5),
+    "updateZoneSize": vec(1, 1, 1),
+    "rotation": 0,
+    "passIndex": -1,
+    "needSwap": 1,
+}
+UPDATE_ZONE_SPACE_NORMALIZED = 0
+
+#: serializedVersion Unity 2022.3 writes for RenderTexture and CustomRenderTexture (the
+#: layout with m_DepthStencilFormat, m_EnableRandomWrite and m_ShadowSamplingMode)
+RENDER_TEXTURE_VERSION = 5
+SHADOW_SAMPLING_NONE = 2
+
+
+def _texture_fields(name: str, width: int, height: int, *, color_format: int,
+                    depth_stencil_format: int = 0) -> dict[str, object]:
+    """The RenderTexture part shared by .renderTexture and CustomRenderTexture assets, in the
+    order and serializedVersion Unity 2022.3 writes (bilinear, clamped, no mips, linear)."""
+    return {
         **_COMMON,
         "m_Name": name,
         "m_ImageContentsHash": {"serializedVersion": 2, "Hash": Raw("0" * 32)},
         "m_ForcedFallbackFormat": 4,
         "m_DownscaleFallback": 0,
         "m_IsAlphaChannelOptional": 0,
-        "serializedVersion": 3,
-        "m_Width": size,
-        "m_Height": size,
+        "serializedVersion": RENDER_TEXTURE_VERSION,
+        "m_Width": width,
+        "m_Height": height,
         "m_AntiAliasing": 1,
         "m_MipCount": -1,
-        "m_DepthFormat": 0,
-        "m_ColorFormat": R32G32B32A32_SFLOAT,
+        "m_DepthStencilFormat": depth_stencil_format,  # GraphicsFormat; 0 = no depth buffer
+        "m_ColorFormat": color_format,  # GraphicsFormat
         "m_MipMap": 0,
         "m_GenerateMips": 1,
         "m_SRGB": 0,
         "m_UseDynamicScale": 0,
         "m_BindMS": 0,
         "m_EnableCompatibleFormat": 1,
+        "m_EnableRandomWrite": 0,
         "m_TextureSettings": {
             "serializedVersion": 2,
             "m_FilterMode": 1,  # bilinear
@@ -118,8 +145,17 @@ def custom_render_texture(name: str, size: int, material_guid: str) -> str:
             "m_WrapV": 1,
             "m_WrapW": 1,
         },
-        "m_Dimension": 2,
+        "m_Dimension": 2,  # 2D
         "m_VolumeDepth": 1,
+        "m_ShadowSamplingMode": SHADOW_SAMPLING_NONE,
+    }
+
+
+def custom_render_texture(name: str, size: int, material_guid: str) -> str:
+    """A realtime, double-buffered RGBA float CRT initialised to zero (SPEC §8: self()),
+    updated through one full-texture zone that swaps the buffers (FULL_TEXTURE_ZONE)."""
+    body = {
+        **_texture_fields(name, size, size, color_format=R32G32B32A32_SFLOAT),
         "m_Material": ref(MATERIAL_ID, material_guid, 2),
         "m_InitSource": 0,  # texture and colour
         "m_InitMaterial": NULL,
@@ -127,9 +163,9 @@ def custom_render_texture(name: str, size: int, material_guid: str) -> str:
         "m_InitTexture": NULL,
         "m_UpdateMode": 1,  # realtime
         "m_InitializationMode": 0,  # on load
-        "m_UpdateZoneSpace": 0,
-        "m_CurrentUpdateZoneSpace": 0,
-        "m_UpdateZones": [],
+        "m_UpdateZoneSpace": UPDATE_ZONE_SPACE_NORMALIZED,
+        "m_CurrentUpdateZoneSpace": UPDATE_ZONE_SPACE_NORMALIZED,
+        "m_UpdateZones": [dict(FULL_TEXTURE_ZONE)],
         "m_UpdatePeriod": 0,
         "m_ShaderPass": 0,
         "m_CubemapFaceMask": 4294967295,
@@ -137,6 +173,14 @@ def custom_render_texture(name: str, size: int, material_guid: str) -> str:
         "m_WrapUpdateZones": 0,
     }
     return dump_objects([UnityObject(CUSTOM_RENDER_TEXTURE, CRT_ID, "CustomRenderTexture", body)])
+
+
+def render_texture(name: str, size: int, *, color_format: int = R8G8B8A8_UNORM,
+                   depth_stencil_format: int = D32_SFLOAT_S8_UINT) -> str:
+    """A plain RenderTexture asset (a camera's target): square, bilinear, clamped."""
+    body = _texture_fields(name, size, size, color_format=color_format,
+                           depth_stencil_format=depth_stencil_format)
+    return dump_objects([UnityObject(RENDER_TEXTURE, RENDER_TEXTURE_ID, "RenderTexture", body)])
 
 
 def _mono_asset(name: str, script: Flow, fields: Mapping[str, object]) -> str:
@@ -233,6 +277,7 @@ class GameObject:
     name: str
     rect: bool
     layer: int = 0
+    active: bool = True
     components: list[UnityObject] = field(default_factory=list)
     children: list[GameObject] = field(default_factory=list)
     parent: GameObject | None = None
@@ -262,16 +307,18 @@ class PrefabAssets:
     examples: Sequence[tuple[str, str, str]]  # (label, source text, TextAsset guid)
     classes: Mapping[str, CSharpClass]
     source_limit: int = 0
+    camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
 
 
 class PrefabBuilder:
     def __init__(self) -> None:
         self.objects: list[GameObject] = []
 
-    def add(self, name: str, parent: GameObject | None, *, rect: bool,
-            **transform: object) -> GameObject:
+    def add(self, name: str, parent: GameObject | None, *, rect: bool, layer: int = 0,
+            active: bool = True, **transform: object) -> GameObject:
         path = f"{parent.path}/{name}" if parent else name
-        go = GameObject(path, name, rect, parent=parent, transform=dict(transform))
+        go = GameObject(path, name, rect, layer=layer, active=active, parent=parent,
+                        transform=dict(transform))
         if parent:
             parent.children.append(go)
         self.objects.append(go)
@@ -311,7 +358,7 @@ class PrefabBuilder:
                 "m_Icon": NULL,
                 "m_NavMeshLayer": 0,
                 "m_StaticEditorFlags": 0,
-                "m_IsActive": 1,
+                "m_IsActive": int(go.active),
             }))
             docs.append(self._transform(go))
             docs.extend(go.components)
@@ -324,13 +371,13 @@ class PrefabBuilder:
         if not go.rect:
             body["serializedVersion"] = 2
         body.update({
-            "m_LocalRotation": vec(0, 0, 0, 1),
+            "m_LocalRotation": t.get("rotation", vec(0, 0, 0, 1)),
             "m_LocalPosition": t.get("position", vec(0, 0, 0)),
             "m_LocalScale": t.get("scale", vec(1, 1, 1)),
             "m_ConstrainProportionsScale": 0,
             "m_Children": [ref(c.transform_id) for c in go.children],
             "m_Father": ref(go.parent.transform_id) if go.parent else NULL,
-            "m_LocalEulerAnglesHint": vec(0, 0, 0),
+            "m_LocalEulerAnglesHint": t.get("euler", vec(0, 0, 0)),
         })
         if go.rect:
             body.update({
@@ -410,13 +457,14 @@ def send_custom_event_call(udon_behaviour_id: int, event: str) -> dict[str, obje
     }
 
 
-def _image(b: PrefabBuilder, go: GameObject, col: Flow, sprite: str = "UISprite") -> int:
+def _image(b: PrefabBuilder, go: GameObject, col: Flow, sprite: str = "UISprite", *,
+           sliced: bool = True) -> int:
     b.component(go, "CanvasRenderer", CANVAS_RENDERER, "CanvasRenderer",
                 {"m_CullTransparentMesh": 1})
     return b.mono(go, "Image", builtin_ref("Image"), {
         **_graphic(col),
         "m_Sprite": builtin_ref(sprite),
-        "m_Type": 1,
+        "m_Type": 1 if sliced else 0,
         "m_PreserveAspect": 0,
         "m_FillCenter": 1,
         "m_FillMethod": 4,
@@ -517,6 +565,228 @@ def _udonsharp(b: PrefabBuilder, go: GameObject, cls: CSharpClass, assets: Prefa
     return proxy, backing
 
 
+def _mesh_renderer(b: PrefabBuilder, go: GameObject, material: Flow, *, shadows: int) -> int:
+    return b.component(go, "MeshRenderer", MESH_RENDERER, "MeshRenderer", {
+        "m_Enabled": 1,
+        "m_CastShadows": shadows,
+        "m_ReceiveShadows": shadows,
+        "m_DynamicOccludee": 1,
+        "m_StaticShadowCaster": 0,
+        "m_MotionVectors": 1,
+        "m_LightProbeUsage": shadows,
+        "m_ReflectionProbeUsage": shadows,
+        "m_RayTracingMode": 2,
+        "m_RayTraceProcedural": 0,
+        "m_RenderingLayerMask": 1,
+        "m_RendererPriority": 0,
+        "m_Materials": [material],
+        "m_StaticBatchInfo": {"firstSubMesh": 0, "subMeshCount": 0},
+        "m_StaticBatchRoot": NULL,
+        "m_ProbeAnchor": NULL,
+        "m_LightProbeVolumeOverride": NULL,
+        "m_ScaleInLightmap": 1,
+        "m_ReceiveGI": 1,
+        "m_PreserveUVs": 0,
+        "m_IgnoreNormalsForChartDetection": 0,
+        "m_ImportantGI": 0,
+        "m_StitchLightmapSeams": 1,
+        "m_SelectedEditorRenderState": 3,
+        "m_MinimumChartSize": 4,
+        "m_AutoUVMaxDistance": 0.5,
+        "m_AutoUVMaxAngle": 89,
+        "m_LightmapParameters": NULL,
+        "m_SortingLayerID": 0,
+        "m_SortingLayer": 0,
+        "m_SortingOrder": 0,
+        "m_AdditionalVertexStreams": NULL,
+    })
+
+
+def _box_collider(b: PrefabBuilder, go: GameObject, size: Flow, *, trigger: int) -> int:
+    return b.component(go, "BoxCollider", BOX_COLLIDER, "BoxCollider", {
+        "m_Material": NULL,
+        "m_IncludeLayers": {"serializedVersion": 2, "m_Bits": 0},
+        "m_ExcludeLayers": {"serializedVersion": 2, "m_Bits": 0},
+        "m_LayerOverridePriority": 0,
+        "m_IsTrigger": trigger,
+        "m_ProvidesContacts": 0,
+        "m_Enabled": 1,
+        "serializedVersion": 3,
+        "m_Size": size,
+        "m_Center": vec(0, 0, 0),
+    })
+
+
+# --- camera input -------------------------------------------------------------------------
+#
+# The original world feeds `camera()` from a Camera on a pickup ("CameraControl" in
+# FuncWorld.unity) that renders into Camera.renderTexture (512 x 512), which VM.mat binds to
+# _Camera. The pickup sits on VRChat's Pickup layer, the camera's culling mask leaves that
+# layer out (so it never films its own body), and the camera starts disabled. We keep all of
+# that; the switch is a uGUI Toggle whose onValueChanged calls GameObject.SetActive on the
+# camera object (a UI event VRChat allows, so no Udon is needed).
+
+#: VRChat's built-in layers used here
+LAYER_DEFAULT, LAYER_PLAYER, LAYER_PLAYER_LOCAL, LAYER_PICKUP, LAYER_MIRROR_REFLECTION = (
+    0, 9, 10, 13, 18)
+#: what the original's camera renders: Default, Player, PlayerLocal and MirrorReflection
+#: (263681); not Pickup, where its own body lives
+CAMERA_CULLING_MASK = sum(1 << layer for layer in (
+    LAYER_DEFAULT, LAYER_PLAYER, LAYER_PLAYER_LOCAL, LAYER_MIRROR_REFLECTION))
+CAMERA_TEXTURE_SIZE = 512
+CAMERA_INPUT_NAME = "CameraInput"
+CAMERA_OBJECT_NAME = "Camera"
+CAMERA_TOGGLE_NAME = "CameraToggle"
+CAMERA_BODY_SIZE = vec(0.15, 0.15, 0.2)
+
+
+def _camera(b: PrefabBuilder, go: GameObject, target_texture: Flow) -> int:
+    return b.component(go, "Camera", CAMERA, "Camera", {
+        "m_Enabled": 1,
+        "serializedVersion": 2,
+        "m_ClearFlags": 1,  # skybox
+        "m_BackGroundColor": color(0.19215687, 0.3019608, 0.4745098, 0),
+        "m_projectionMatrixMode": 1,
+        "m_GateFitMode": 2,
+        "m_FOVAxisMode": 0,
+        "m_Iso": 200,
+        "m_ShutterSpeed": 0.005,
+        "m_Aperture": 16,
+        "m_FocusDistance": 10,
+        "m_FocalLength": 50,
+        "m_BladeCount": 5,
+        "m_Curvature": vec(2, 11),
+        "m_BarrelClipping": 0.25,
+        "m_Anamorphism": 0,
+        "m_SensorSize": vec(36, 24),
+        "m_LensShift": vec(0, 0),
+        "m_NormalizedViewPortRect": {"serializedVersion": 2, "x": 0, "y": 0, "width": 1,
+                                     "height": 1},
+        "near clip plane": 0.05,
+        "far clip plane": 1000,
+        "field of view": 60,
+        "orthographic": 0,
+        "orthographic size": 5,
+        "m_Depth": 0,
+        "m_CullingMask": {"serializedVersion": 2, "m_Bits": CAMERA_CULLING_MASK},
+        "m_RenderingPath": -1,
+        "m_TargetTexture": target_texture,
+        "m_TargetDisplay": 0,
+        "m_TargetEye": 3,
+        "m_HDR": 1,
+        "m_AllowMSAA": 1,
+        "m_AllowDynamicResolution": 0,
+        "m_ForceIntoRT": 0,
+        "m_OcclusionCulling": 1,
+        "m_StereoConvergence": 10,
+        "m_StereoSeparation": 0.022,
+    })
+
+
+def _camera_input(b: PrefabBuilder, root: GameObject, texture_guid: str) -> GameObject:
+    """The camera pickup (VRC Pickup + Object Sync, a small box on the Pickup layer) with a
+    child camera that renders into the camera texture. It sits on top of the screen and looks
+    the way the screen faces (-Z), at the players in front of it. The camera child starts
+    inactive, as the original's camera starts disabled; it is what the toggle switches."""
+    body = b.add(CAMERA_INPUT_NAME, root, rect=False, layer=LAYER_PICKUP,
+                 position=vec(0, 2.75, -0.05), rotation=vec(0, 1, 0, 0),
+                 euler=vec(0, 180, 0))
+    _box_collider(b, body, CAMERA_BODY_SIZE, trigger=1)
+    b.component(body, "Rigidbody", RIGIDBODY, "Rigidbody", {
+        "serializedVersion": 4,
+        "m_Mass": 1,
+        "m_Drag": 0,
+        "m_AngularDrag": 0.05,
+        "m_CenterOfMass": vec(0, 0, 0),
+        "m_InertiaTensor": vec(1, 1, 1),
+        "m_InertiaRotation": vec(0, 0, 0, 1),
+        "m_IncludeLayers": {"serializedVersion": 2, "m_Bits": 0},
+        "m_ExcludeLayers": {"serializedVersion": 2, "m_Bits": 0},
+        "m_ImplicitCom": 1,
+        "m_ImplicitTensor": 1,
+        "m_UseGravity": 0,
+        "m_IsKinematic": 1,
+        "m_Interpolate": 0,
+        "m_Constraints": 0,
+        "m_CollisionDetection": 0,
+    })
+    b.mono(body, "VRCPickup", builtin_ref("VRCPickup"), {
+        "MomentumTransferMethod": 0,
+        "DisallowTheft": 0,
+        "ExactGun": NULL,
+        "ExactGrip": NULL,
+        "allowManipulationWhenEquipped": 0,
+        "orientation": 0,
+        "AutoHold": 0,
+        "InteractionText": "",
+        "UseText": "Camera",
+        "useEventBroadcastType": 0,
+        "UseDownEventName": "",
+        "UseUpEventName": "",
+        "pickupDropEventBroadcastType": 0,
+        "PickupEventName": "",
+        "DropEventName": "",
+        "ThrowVelocityBoostMinSpeed": 1,
+        "ThrowVelocityBoostScale": 1,
+        "currentlyHeldBy": NULL,
+        "pickupable": 1,
+        "proximity": 2,
+    })
+    b.mono(body, "VRCObjectSync", builtin_ref("VRCObjectSync"), {
+        "AllowCollisionOwnershipTransfer": 1,
+    })
+    # the visible box is a scaled child, so that the camera's own transform is unscaled
+    box = b.add("Body", body, rect=False, layer=LAYER_PICKUP, scale=CAMERA_BODY_SIZE)
+    b.component(box, "MeshFilter", MESH_FILTER, "MeshFilter",
+                {"m_Mesh": builtin_ref("CubeMesh")})
+    _mesh_renderer(b, box, builtin_ref("DefaultMaterial"), shadows=1)
+    camera_go = b.add(CAMERA_OBJECT_NAME, body, rect=False, layer=LAYER_PICKUP, active=False)
+    _camera(b, camera_go, ref(RENDER_TEXTURE_ID, texture_guid, 2))
+    return camera_go
+
+
+def set_active_call(game_object_id: int) -> dict[str, object]:
+    """A persistent UnityEvent<bool> call: GameObject.SetActive with the event's own value
+    (m_Mode 0, a dynamic argument)."""
+    return {
+        "m_Target": ref(game_object_id),
+        "m_TargetAssemblyTypeName": "UnityEngine.GameObject, UnityEngine",
+        "m_MethodName": "SetActive",
+        "m_Mode": 0,  # event defined: Toggle.onValueChanged passes isOn
+        "m_Arguments": {
+            "m_ObjectArgument": NULL,
+            "m_ObjectArgumentAssemblyTypeName": "UnityEngine.Object, UnityEngine",
+            "m_IntArgument": 0,
+            "m_FloatArgument": 0,
+            "m_StringArgument": "",
+            "m_BoolArgument": 0,
+        },
+        "m_CallState": 2,  # runtime only
+    }
+
+
+def _camera_toggle(b: PrefabBuilder, canvas: GameObject, camera_go: GameObject,
+                   rect: dict[str, object]) -> int:
+    """A uGUI Toggle (box, check mark, label) that switches the camera object on and off."""
+    go = b.add(CAMERA_TOGGLE_NAME, canvas, rect=True, **rect)
+    box = b.add("Background", go, rect=True, anchor_min=vec(0, 0.5), anchor_max=vec(0, 0.5),
+                pivot=vec(0, 0.5), anchored=vec(0, 0), size=vec(48, 48))
+    box_image = _image(b, box, color(0.95, 0.95, 0.95, 1))
+    check = b.add("Checkmark", box, rect=True, **_fill(4))
+    check_image = _image(b, check, color(0.1, 0.1, 0.1, 1), "Checkmark", sliced=False)
+    label = b.add("Label", go, rect=True, anchor_min=vec(0, 0), anchor_max=vec(1, 1),
+                  pivot=vec(0.5, 0.5), anchored=vec(30, 0), size=vec(-60, 0))
+    _text(b, label, "Camera input", 28, color(0.9, 0.9, 0.9, 1), alignment=3)
+    return b.mono(go, "Toggle", builtin_ref("Toggle"), {
+        **_selectable(box_image),
+        "toggleTransition": 1,  # fade
+        "graphic": ref(check_image),
+        "m_Group": NULL,
+        "onValueChanged": {"m_PersistentCalls": {"m_Calls": [set_active_call(camera_go.id)]}},
+        "m_IsOn": int(camera_go.active),
+    })
+
+
 # --- the Shaderception prefab -----------------------------------------------------------
 
 CANVAS_W, CANVAS_H = 1200, 1500
@@ -553,40 +823,7 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
     screen = b.add("Screen", root, rect=False, position=vec(0, 1.6, 0), scale=vec(2, 2, 1))
     b.component(screen, "MeshFilter", MESH_FILTER, "MeshFilter",
                 {"m_Mesh": builtin_ref("QuadMesh")})
-    renderer = b.component(screen, "MeshRenderer", MESH_RENDERER, "MeshRenderer", {
-        "m_Enabled": 1,
-        "m_CastShadows": 0,
-        "m_ReceiveShadows": 0,
-        "m_DynamicOccludee": 1,
-        "m_StaticShadowCaster": 0,
-        "m_MotionVectors": 1,
-        "m_LightProbeUsage": 0,
-        "m_ReflectionProbeUsage": 0,
-        "m_RayTracingMode": 2,
-        "m_RayTraceProcedural": 0,
-        "m_RenderingLayerMask": 1,
-        "m_RendererPriority": 0,
-        "m_Materials": [ref(MATERIAL_ID, assets.screen_material, 2)],
-        "m_StaticBatchInfo": {"firstSubMesh": 0, "subMeshCount": 0},
-        "m_StaticBatchRoot": NULL,
-        "m_ProbeAnchor": NULL,
-        "m_LightProbeVolumeOverride": NULL,
-        "m_ScaleInLightmap": 1,
-        "m_ReceiveGI": 1,
-        "m_PreserveUVs": 0,
-        "m_IgnoreNormalsForChartDetection": 0,
-        "m_ImportantGI": 0,
-        "m_StitchLightmapSeams": 1,
-        "m_SelectedEditorRenderState": 3,
-        "m_MinimumChartSize": 4,
-        "m_AutoUVMaxDistance": 0.5,
-        "m_AutoUVMaxAngle": 89,
-        "m_LightmapParameters": NULL,
-        "m_SortingLayerID": 0,
-        "m_SortingLayer": 0,
-        "m_SortingOrder": 0,
-        "m_AdditionalVertexStreams": NULL,
-    })
+    renderer = _mesh_renderer(b, screen, ref(MATERIAL_ID, assets.screen_material, 2), shadows=0)
 
     # World-space canvas on the Default layer (VRChat's UI pointer needs a VRC UiShape).
     canvas = b.add("Canvas", root, rect=True, anchor_min=vec(0, 0), anchor_max=vec(0, 0),
@@ -622,18 +859,7 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
         "m_BlockingMask": {"serializedVersion": 2, "m_Bits": 4294967295},
     })
     b.mono(canvas, "VRCUiShape", builtin_ref("VRCUiShape"), {})
-    b.component(canvas, "BoxCollider", BOX_COLLIDER, "BoxCollider", {
-        "m_Material": NULL,
-        "m_IncludeLayers": {"serializedVersion": 2, "m_Bits": 0},
-        "m_ExcludeLayers": {"serializedVersion": 2, "m_Bits": 0},
-        "m_LayerOverridePriority": 0,
-        "m_IsTrigger": 1,
-        "m_ProvidesContacts": 0,
-        "m_Enabled": 1,
-        "serializedVersion": 3,
-        "m_Size": vec(CANVAS_W, CANVAS_H, 1),
-        "m_Center": vec(0, 0, 0),
-    })
+    _box_collider(b, canvas, vec(CANVAS_W, CANVAS_H, 1), trigger=1)
     background = b.add("Background", canvas, rect=True, **_fill())
     _image(b, background, color(0.12, 0.12, 0.14, 0.95))
 
@@ -675,6 +901,10 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
                                         _rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
     output_go = b.add("Output", canvas, rect=True, **_rect(360, 860, CANVAS_W - 380, 220))
     output_text = _text(b, output_go, "", 24, color(0.9, 0.9, 0.9, 1), rich=1)
+
+    if assets.camera_texture:
+        camera_go = _camera_input(b, root, assets.camera_texture)
+        _camera_toggle(b, canvas, camera_go, _rect(20, 960, 320, 60))
 
     compiler_go = b.add("Compiler", root, rect=False)
     sync_go = b.add("SyncCode", root, rect=False)

@@ -56,6 +56,12 @@ BUILTIN_ASSETS: dict[str, BuiltinAsset] = {
     "VRCUiShape": BuiltinAsset(
         "661092b4961be7145bfbe56e1e62337b", -1533785930, 3,
         "VRC.SDK3.Components.VRCUiShape (in VRCSDK3.dll)"),
+    "VRCPickup": BuiltinAsset(
+        "661092b4961be7145bfbe56e1e62337b", 1804438810, 3,
+        "VRC.SDK3.Components.VRCPickup (in VRCSDK3.dll)"),
+    "VRCObjectSync": BuiltinAsset(
+        "661092b4961be7145bfbe56e1e62337b", -1783056023, 3,
+        "VRC.SDK3.Components.VRCObjectSync (in VRCSDK3.dll)"),
     # uGUI (com.unity.ugui)
     "Image": BuiltinAsset("fe87c0e1cc204ed48ad3b37840f39efc", 11500000, 3, "UnityEngine.UI.Image"),
     "Text": BuiltinAsset("5f7201a12d95ffc409449d95f23cf332", 11500000, 3, "UnityEngine.UI.Text"),
@@ -67,15 +73,23 @@ BUILTIN_ASSETS: dict[str, BuiltinAsset] = {
         "0cd44c1031e13a943bb63640046fad76", 11500000, 3, "UnityEngine.UI.CanvasScaler"),
     "GraphicRaycaster": BuiltinAsset(
         "dc42784cf147c0c48a680349fa168899", 11500000, 3, "UnityEngine.UI.GraphicRaycaster"),
+    "Toggle": BuiltinAsset(
+        "9085046f02f69544eb97fd06b6048fe2", 11500000, 3, "UnityEngine.UI.Toggle"),
     # Unity built-in resources
     "Arial": BuiltinAsset(
         "0000000000000000e000000000000000", 10102, 0, "built-in Arial font"),
     "QuadMesh": BuiltinAsset(
         "0000000000000000e000000000000000", 10210, 0, "built-in Quad mesh"),
+    "CubeMesh": BuiltinAsset(
+        "0000000000000000e000000000000000", 10202, 0, "built-in Cube mesh"),
+    "DefaultMaterial": BuiltinAsset(
+        "0000000000000000f000000000000000", 10303, 0, "built-in Default-Material"),
     "UISprite": BuiltinAsset(
         "0000000000000000f000000000000000", 10905, 0, "built-in UISprite (buttons)"),
     "InputFieldBackground": BuiltinAsset(
         "0000000000000000f000000000000000", 10911, 0, "built-in InputFieldBackground sprite"),
+    "Checkmark": BuiltinAsset(
+        "0000000000000000f000000000000000", 10901, 0, "built-in Checkmark sprite (toggles)"),
 }
 
 BUILTIN_GUIDS: frozenset[str] = frozenset(a.guid for a in BUILTIN_ASSETS.values())
@@ -236,7 +250,8 @@ def dump_mapping(mapping: Mapping[str, object]) -> str:
 # --------------------------------------------------------------------------------------
 
 # main object fileIDs of native assets, by extension (NativeFormatImporter)
-NATIVE_MAIN_OBJECT = {".mat": 2100000, ".prefab": 100100000, ".asset": 11400000}
+NATIVE_MAIN_OBJECT = {".mat": 2100000, ".prefab": 100100000, ".asset": 11400000,
+                      ".rendertexture": 8400000}
 
 
 def meta_for(path: str, guid: str, *, folder: bool = False, main_object: int | None = None) -> str:

@@ -33,10 +33,21 @@ namespace UnityEngine
         public Component[] GetComponents(Type t) { return null; }
         public T[] GetComponents<T>() { return null; }
         public Component GetComponentInChildren(Type t, bool includeInactive) { return null; }
+        public bool activeSelf;
+        public void SetActive(bool value) { }
     }
     public class Shader : Object { public static Shader Find(string n) { return null; } }
     public class Texture : Object { }
-    public class Material : Object { public Shader shader; public Texture mainTexture; }
+    public class RenderTexture : Texture { }
+    public class Material : Object
+    {
+        public Shader shader;
+        public Texture mainTexture;
+        public bool HasProperty(string name) { return false; }
+        public Texture GetTexture(string name) { return null; }
+        public void SetTexture(string name, Texture value) { }
+    }
+    public class Camera : Behaviour { public RenderTexture targetTexture; }
     public class TextAsset : Object { public string text; }
     public class Renderer : Component { public Material sharedMaterial; }
     public class MeshRenderer : Renderer { }
@@ -61,6 +72,7 @@ namespace UnityEngine.Events
     public delegate void UnityAction<T0>(T0 arg0);
     public abstract class UnityEventBase { public int GetPersistentEventCount() { return 0; } }
     public class UnityEvent : UnityEventBase { }
+    public abstract class UnityEvent<T0> : UnityEventBase { }
 }
 
 namespace UnityEngine.UI
@@ -71,6 +83,13 @@ namespace UnityEngine.UI
     {
         public class ButtonClickedEvent : UnityEngine.Events.UnityEvent { }
         public ButtonClickedEvent onClick;
+    }
+    public class Toggle : UnityEngine.MonoBehaviour
+    {
+        public class ToggleEvent : UnityEngine.Events.UnityEvent<bool> { }
+        public ToggleEvent onValueChanged;
+        public bool isOn;
+        public void SetIsOnWithoutNotify(bool value) { }
     }
 }
 
@@ -139,6 +158,7 @@ namespace UnityEditor.Events
     {
         public static void RemovePersistentListener(UnityEventBase e, int index) { }
         public static void AddStringPersistentListener(UnityEventBase e, UnityAction<string> call, string argument) { }
+        public static void AddPersistentListener<T0>(UnityEvent<T0> e, UnityAction<T0> call) { }
     }
 }
 
