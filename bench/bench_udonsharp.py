@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from psl.gen.udonsharp import render_udonsharp  # noqa: E402
+from psl.gen import udonsharp  # noqa: E402
 from tests.csharp_support import build as csbuild  # noqa: E402
 from tests.csharp_support import pathological  # noqa: E402
 
@@ -255,7 +255,7 @@ def wall_times(exe: Path, repeat: int) -> dict[str, float]:
 
 
 def counts(workdir: Path, programs: list[Path]) -> dict[str, object]:
-    files = render_udonsharp()
+    files = udonsharp.TARGET.render()
     code, methods, lines = instrument(files["Compiler.cs"])
     counter = workdir / "PslCount.cs"
     counter.write_text(COUNTER_CS % {"methods": len(methods), "lines": max(len(lines), 1)})

@@ -170,7 +170,7 @@ BUILTINS: tuple[Builtin, ...] = (
        "lane k = a[b_k - 1] where b_k > 0 (emitted for `.xyzw`)",
        internal=True),
     _b("uv", 30, 0, False, F, 2, "the pixel's texture coordinate (u, v)"),
-    _b("xy", 31, 0, False, F, 2, "(20u - 10, 20v - 10)"),
+    _b("xy", 31, 0, False, F, 2, "(2(u - 0.5) * 10, 2(v - 0.5) * 10), in that float32 order"),
     _b("time", 32, 0, False, W, 4, "(t/20, t, 2t, 3t) with t in seconds"),
     _b("round", 33, 1, False, W, 4,
        "round half to even, per lane; unused lanes become 0 (the original's behaviour)"),

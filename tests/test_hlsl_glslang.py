@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from psl.gen.hlsl import write_hlsl
+from psl.gen import hlsl
 
 SUPPORT = Path(__file__).resolve().parent / "hlsl_support"
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(shutil.which("glslangValidator") is None,
 @pytest.mark.parametrize("audiolink", [False, True], ids=["plain", "audiolink"])
 @pytest.mark.parametrize("max_jumps", [2000, 5])
 def test_vm_compiles_to_valid_spirv(tmp_path, audiolink, max_jumps):
-    write_hlsl(tmp_path, max_jumps=max_jumps)
+    hlsl.TARGET.write(tmp_path, max_jumps=max_jumps)
     shutil.copy(SUPPORT / "glslang_check.hlsl", tmp_path / "check.hlsl")
     spv = tmp_path / "vm.spv"
     cmd = ["glslangValidator", "-D", "-S", "frag", "-e", "psl_frag", "-V", "-o", str(spv),

@@ -12,8 +12,8 @@ import re
 from click.testing import CliRunner
 
 from psl.cli import main as psl_main
-from psl.gen import package as pkg
-from psl.gen.udonsharp import render_udonsharp
+from psl.gen import udonsharp
+from psl.gen.unity import package as pkg
 from psl.registry import LIMITS
 
 HEAD = "float3(uv().x, uv().y, 0.5)\n// "
@@ -50,7 +50,7 @@ def test_psl_check_accepts_the_largest_text_and_rejects_one_more(tmp_path) -> No
 
 
 def test_sync_code_caps_at_the_limit() -> None:
-    cs = render_udonsharp()
+    cs = udonsharp.TARGET.render()
     assert f"text.Length > {LIMITS.source_chars})" in cs["SyncCode.cs"]
     assert f"LIMIT_SOURCE_CHARS = {LIMITS.source_chars};" in cs["Compiler.cs"]
 

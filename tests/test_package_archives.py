@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from psl.gen import package as pkg
-from psl.gen.unity_yaml import guid_for
-from tests.package_support import generated_override
+from psl.gen.unity import package as pkg
+from psl.gen.unity.serialization import guid_for
 
 NAME = pkg.DEFAULT_NAME
 BASE_URL = "https://vpm.psl-tests.org/shaderception/"
@@ -24,8 +23,7 @@ BASE_URL = "https://vpm.psl-tests.org/shaderception/"
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> pkg.Outputs:
     """A build with --base-url, so that every output (the listing too) exists."""
     out = tmp_path_factory.mktemp("dist")
-    return pkg.write_package(out, pkg.PackageOptions(base_url=BASE_URL),
-                             generated=generated_override())
+    return pkg.write_package(out, pkg.PackageOptions(base_url=BASE_URL))
 
 
 @pytest.fixture(scope="module")

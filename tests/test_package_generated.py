@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from psl.gen import package as pkg
-from tests.package_support import udonsharp_unavailable_reason
+from psl.gen import udonsharp
+from psl.gen.unity import package as pkg
 
 SHADERS = {"VM.shader": "Runtime/Shaders/VM.shader", "VM.cginc": "Runtime/Shaders/VM.cginc",
            "Screen.shader": "Runtime/Shaders/Screen.shader"}
-SCRIPTS = {f"{c}.cs": f"Runtime/Scripts/{c}.cs" for c in pkg.UDONSHARP_CLASSES}
+SCRIPTS = {f"{c}.cs": f"Runtime/Scripts/{c}.cs" for c in udonsharp.BEHAVIOURS}
 
 
 def _cli_output(command_name: str, out: Path) -> dict[str, bytes]:
-    from psl.gen.cli import main
+    from psl.cli.gen import main
 
     result = CliRunner().invoke(main, [command_name, "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -25,16 +25,11 @@ def _cli_output(command_name: str, out: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def real_package() -> pkg.Package:
-    reason = udonsharp_unavailable_reason()
-    if reason:
-        pytest.skip(reason)
     return pkg.build_package()
 
 
 def test_hlsl_files_equal_psl_gen_hlsl(tmp_path: Path) -> None:
-    from tests.package_support import generated_override
-
-    package = pkg.build_package(generated=generated_override())
+    package = pkg.build_package()
     produced = _cli_output("hlsl", tmp_path)
     for name, path in SHADERS.items():
         assert package.files[path] == produced[name], name
@@ -78,9 +73,7 @@ def test_editor_script_compiles_against_api_stubs(tmp_path: Path) -> None:
     """Editor/ShaderceptionSetup.cs against the signatures it uses (tests/package_support)."""
     import subprocess
 
-    from tests.package_support import generated_override
-
-    package = pkg.build_package(generated=generated_override())
+    package = pkg.build_package()
     script = tmp_path / "ShaderceptionSetup.cs"
     script.write_bytes(package.files["Editor/ShaderceptionSetup.cs"])
     stubs = Path(__file__).parent / "package_support" / "EditorStubs.cs"

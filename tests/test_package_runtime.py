@@ -23,10 +23,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from psl.gen import package as pkg
-from psl.gen import unity_assets as ua
-from psl.gen.unity_yaml import BUILTIN_ASSETS, guid_for
-from tests.package_support import body, generated_override, load_unity_yaml
+from psl.cli.gen import main as psl_gen
+from psl.gen.unity import assets as ua
+from psl.gen.unity import package as pkg
+from psl.gen.unity.serialization import BUILTIN_ASSETS, guid_for
+from tests.package_support import body, load_unity_yaml
 
 NAME = pkg.DEFAULT_NAME
 BASE_URL = "https://vpm.psl-tests.org/shaderception/"
@@ -62,7 +63,7 @@ ORIGINAL_ZONE = {
 
 @pytest.fixture(scope="module")
 def package() -> pkg.Package:
-    return pkg.build_package(generated=generated_override())
+    return pkg.build_package()
 
 
 def _docs(package: pkg.Package, path: str) -> dict[int, dict]:
@@ -268,7 +269,7 @@ def _all_output_bytes(folder: Path) -> dict[str, bytes]:
 
 
 def test_without_base_url_no_listing_and_no_url(tmp_path: Path) -> None:
-    out = pkg.write_package(tmp_path, generated=generated_override())
+    out = pkg.write_package(tmp_path)
     assert out.listing is None
     assert not (tmp_path / "vpm-listing.json").exists()
     manifest = json.loads(out.manifest.read_text())
@@ -281,8 +282,7 @@ def test_without_base_url_no_listing_and_no_url(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("base_url", [BASE_URL, BASE_URL.rstrip("/")])
 def test_with_base_url_the_urls_are_right(tmp_path: Path, base_url: str) -> None:
-    out = pkg.write_package(tmp_path, pkg.PackageOptions(base_url=base_url),
-                            generated=generated_override())
+    out = pkg.write_package(tmp_path, pkg.PackageOptions(base_url=base_url))
     zip_url = BASE_URL + out.zip.name
     manifest = json.loads(out.manifest.read_text())
     assert manifest["url"] == zip_url
@@ -309,8 +309,7 @@ def test_updating_a_listing_drops_placeholder_versions(tmp_path: Path) -> None:
             "name": NAME, "version": "0.0.9",
             "url": f"https://example.invalid/psl/{NAME}-0.0.9.zip"}}}},
     }))
-    out = pkg.write_package(tmp_path, pkg.PackageOptions(base_url=BASE_URL),
-                            generated=generated_override())
+    out = pkg.write_package(tmp_path, pkg.PackageOptions(base_url=BASE_URL))
     assert out.listing is not None
     assert PLACEHOLDER not in out.listing.read_bytes()
     listing = json.loads(out.listing.read_text())
@@ -323,7 +322,7 @@ def test_listing_json_needs_a_base_url(package: pkg.Package) -> None:
 
 
 def test_cli_says_how_to_get_a_listing(tmp_path: Path) -> None:
-    result = CliRunner().invoke(pkg.command, ["--out", str(tmp_path)])
+    result = CliRunner().invoke(psl_gen, ["unity-package", "--out", str(tmp_path)])
     if result.exit_code != 0 and "psl.gen.udonsharp" in result.output:
         pytest.skip(f"the UdonSharp generator cannot render yet: {result.output.strip()}")
     assert result.exit_code == 0, result.output
@@ -333,7 +332,7 @@ def test_cli_says_how_to_get_a_listing(tmp_path: Path) -> None:
 
 
 def test_cli_help_explains_base_url() -> None:
-    result = CliRunner().invoke(pkg.command, ["--help"])
+    result = CliRunner().invoke(psl_gen, ["unity-package", "--help"])
     assert result.exit_code == 0
     text = " ".join(result.output.split())
     assert "--base-url URL" in text

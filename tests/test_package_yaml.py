@@ -7,9 +7,10 @@ import re
 import pytest
 import yaml
 
-from psl.gen import package as pkg
-from psl.gen.unity_yaml import BUILTIN_ASSETS, BUILTIN_GUIDS, guid_for, guid_references
-from tests.package_support import body, generated_override, load_unity_yaml, walk_refs
+from psl.gen import udonsharp
+from psl.gen.unity import package as pkg
+from psl.gen.unity.serialization import BUILTIN_ASSETS, BUILTIN_GUIDS, guid_for, guid_references
+from tests.package_support import body, load_unity_yaml, walk_refs
 
 NAME = pkg.DEFAULT_NAME
 YAML_ASSETS = pkg.YAML_ASSETS
@@ -17,7 +18,7 @@ YAML_ASSETS = pkg.YAML_ASSETS
 
 @pytest.fixture(scope="module")
 def package() -> pkg.Package:
-    return pkg.build_package(generated=generated_override())
+    return pkg.build_package()
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +142,7 @@ def test_external_references_use_the_right_main_object(package: pkg.Package,
 
 
 def test_program_assets(package: pkg.Package, guid_to_path: dict[str, str]) -> None:
-    for cls in pkg.UDONSHARP_CLASSES:
+    for cls in udonsharp.BEHAVIOURS:
         b = body(_docs(package, f"Runtime/Scripts/{cls}.asset")[11400000])
         assert b["m_Name"] == cls
         assert b["scriptVersion"] == 2
@@ -259,9 +260,10 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
     Compiler's `sync` field -> the SyncCode proxy (Compile shares the text through it), and
     SyncCode's fields -> the input field and the Compiler (received text compiles there)."""
     classes = {c: pkg.ua.parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
-               for c in pkg.UDONSHARP_CLASSES}
-    assert pkg.ua.compile_button_target(classes) == ("Compiler", "Compile")
-    assert "Compile" in classes["Compiler"].methods
+               for c in udonsharp.BEHAVIOURS}
+    # the events the UI sends are public methods of the generated behaviours
+    assert udonsharp.COMPILE_EVENT in classes["Compiler"].methods
+    assert udonsharp.LOAD_EVENT in classes["ExampleButton"].methods
     proxy, backing = _udonsharp_pair(prefab, "Compiler",
                                      guid_for(NAME, "Runtime/Scripts/Compiler.cs"))
     assert str(backing["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid

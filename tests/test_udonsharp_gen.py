@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from psl import registry
+from psl.cli.gen import main as psl_gen
 from psl.diagnostics import CATALOGUE, Kind, Severity
 from psl.gen import udonsharp
-from psl.gen.cli import main as psl_gen
 from tests.csharp_support import build as csbuild
 from tests.csharp_support.lint import lint
 
@@ -18,8 +18,8 @@ FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs")
 
 
 def test_render_is_deterministic_and_complete():
-    a = udonsharp.render_udonsharp()
-    b = udonsharp.render_udonsharp()
+    a = udonsharp.TARGET.render()
+    b = udonsharp.TARGET.render()
     assert a == b
     assert tuple(a) == FILES
     for name, text in a.items():
@@ -32,11 +32,11 @@ def test_cli_writes_files(tmp_path):
     assert result.exit_code == 0, result.output
     for name in FILES:
         assert (tmp_path / "out" / name).read_text(encoding="utf-8") == \
-            udonsharp.render_udonsharp()[name]
+            udonsharp.TARGET.render()[name]
 
 
 def test_compiler_contract_surface():
-    text = udonsharp.render_udonsharp()["Compiler.cs"]
+    text = udonsharp.TARGET.render()["Compiler.cs"]
     for needle in ("public InputField input;", "public Text output;", "public Material screenMat;",
                    "public SyncCode sync;", "public void Compile()",
                    "public void CompileReceived()", "sync.Share();",
@@ -46,18 +46,18 @@ def test_compiler_contract_surface():
         assert needle in text
     for k in range(registry.LIMITS.upload_arrays):
         assert f'SetVectorArray("_Program{k}"' in text
-    sync = udonsharp.render_udonsharp()["SyncCode.cs"]
+    sync = udonsharp.TARGET.render()["SyncCode.cs"]
     for needle in ("[UdonSynced]", "Networking.SetOwner", "RequestSerialization()",
                    "public void Share()", "public override void OnDeserialization()",
                    "compiler.CompileReceived();"):
         assert needle in sync
     assert "compiler.Compile();" not in sync  # Share only syncs; Compiler.Compile calls it
-    example = udonsharp.render_udonsharp()["ExampleButton.cs"]
+    example = udonsharp.TARGET.render()["ExampleButton.cs"]
     assert "compiler.Compile();" in example
 
 
 def test_tables_come_from_the_registry():
-    text = udonsharp.render_udonsharp()["Compiler.cs"]
+    text = udonsharp.TARGET.render()["Compiler.cs"]
     for b in registry.BUILTINS:
         assert f'"{b.name}"' in text
     ids = re.search(r"builtinIds = \{ ([^}]*) \}", text).group(1)
@@ -71,7 +71,7 @@ def test_tables_come_from_the_registry():
 
 @pytest.mark.parametrize("name", FILES)
 def test_generated_code_passes_the_udonsharp_lint(name):
-    assert lint(udonsharp.render_udonsharp()[name]) == []
+    assert lint(udonsharp.TARGET.render()[name]) == []
 
 
 @pytest.mark.parametrize("bad", [
@@ -79,13 +79,13 @@ def test_generated_code_passes_the_udonsharp_lint(name):
     "interface I { }", "using System.Linq;", "a?.b();", "throw new X();",
 ])
 def test_lint_catches_forbidden_constructs(bad):
-    text = udonsharp.render_udonsharp()["SyncCode.cs"].replace(
+    text = udonsharp.TARGET.render()["SyncCode.cs"].replace(
         "    public void Share()", f"    {bad}\n    public void Share()")
     assert lint(text)
 
 
 def test_lint_requires_recursive_method_attribute():
-    text = udonsharp.render_udonsharp()["Compiler.cs"]
+    text = udonsharp.TARGET.render()["Compiler.cs"]
     stripped = text.replace("    [RecursiveMethod]\n    private void ParseSum()",
                             "    private void ParseSum()")
     assert any("ParseSum" in p for p in lint(stripped))
@@ -98,7 +98,7 @@ def test_modified_registry_reaches_the_csharp(monkeypatch, tmp_path):
     monkeypatch.setattr(registry, "BUILTINS", (*registry.BUILTINS, extra))
     monkeypatch.setitem(CATALOGUE, "E010", Kind("E010", Severity.ERROR,
                                                  "no such function: {name}!", "test"))
-    files = udonsharp.render_udonsharp()
+    files = udonsharp.TARGET.render()
     assert '"zigzag"' in files["Compiler.cs"]
     exe = csbuild.build(tmp_path, files)
     ok, bad_arity, undefined = csbuild.run_batch(

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import click
-
 from psl import registry
 from psl.diagnostics import CATALOGUE
-from psl.gen.env import render, write_outputs
+from psl.gen.target import Target
 
 
 def _result(b: registry.Builtin) -> str:
@@ -21,24 +17,24 @@ def _result(b: registry.Builtin) -> str:
     return str(b.dim)
 
 
-def render_docs() -> dict[str, str]:
+#: output file -> template. spec.md is the project's normative reference; the TextMate
+#: grammar serves VS Code, Sublime and GitHub linguist.
+OUTPUTS: dict[str, str] = {
+    "builtins.md": "docs/builtins.md.j2",
+    "diagnostics.md": "docs/diagnostics.md.j2",
+    "spec.md": "docs/spec.md.j2",
+    "editors/psl.tmLanguage.json": "docs/psl.tmLanguage.json.j2",
+}
+
+
+def context() -> dict[str, object]:
     return {
-        "builtins.md": render("docs/builtins.md.j2", builtins=registry.BUILTINS,
-                              result=_result),
-        "diagnostics.md": render("docs/diagnostics.md.j2",
-                                 catalogue=list(CATALOGUE.values())),
-        # A TextMate grammar (VS Code, Sublime, GitHub linguist) for editing PSL.
-        "editors/psl.tmLanguage.json": render(
-            "docs/psl.tmLanguage.json.j2",
-            core=[b.name for b in registry.BUILTINS if not b.extension],
-            extension=[b.name for b in registry.BUILTINS if b.extension]),
+        "builtins": registry.BUILTINS,
+        "result": _result,
+        "catalogue": list(CATALOGUE.values()),
+        "core": [b.name for b in registry.BUILTINS if not b.extension],
+        "extension": [b.name for b in registry.BUILTINS if b.extension],
     }
 
 
-@click.command(name="docs")
-@click.option("--out", type=click.Path(file_okay=False), default="docs", show_default=True,
-              help="folder to write builtins.md and diagnostics.md into")
-def command(out: str) -> None:
-    """Generate docs/builtins.md and docs/diagnostics.md."""
-    for path in write_outputs(Path(out), render_docs()):
-        click.echo(f"wrote {path}")
+TARGET = Target("docs", OUTPUTS, context)

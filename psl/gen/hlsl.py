@@ -7,13 +7,10 @@ of each builtin comes from psl.gen.hlsl_builtins (one expression per builtin nam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-
-import click
 
 from psl import registry
-from psl.gen.env import render, write_outputs
 from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
+from psl.gen.target import Target
 
 #: output file name -> template (under templates/)
 OUTPUTS: dict[str, str] = {
@@ -96,12 +93,12 @@ def _arity_groups() -> list[tuple[int, list[int]]]:
     return sorted(groups.items())
 
 
-def render_hlsl(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> dict[str, str]:
-    """Render every HLSL output: file name -> text (deterministic)."""
+def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> dict[str, object]:
+    """Template variables of every HLSL output."""
     if max_jumps < 0:
         raise ValueError("max_jumps must be >= 0")
     limits = registry.LIMITS
-    context = {
+    ctx = {
         "max_jumps": max_jumps,
         "audiolink": audiolink,
         "slots": limits.slots,
@@ -117,22 +114,7 @@ def render_hlsl(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False)
         "unops": unop_cases(),
     }
     assert limits.upload_arrays * limits.upload_array_length == limits.slots
-    return {name: render(template, **context) for name, template in OUTPUTS.items()}
+    return ctx
 
 
-def write_hlsl(out: Path, max_jumps: int = registry.LIMITS.jumps,
-               audiolink: bool = False) -> list[Path]:
-    return write_outputs(out, render_hlsl(max_jumps, audiolink))
-
-
-@click.command("hlsl")
-@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Directory to write VM.cginc, VM.shader and Screen.shader into.")
-@click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
-              type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
-@click.option("--audiolink", is_flag=True,
-              help="Define AUDIOLINK in VM.shader (the project must contain AudioLink).")
-def command(out: Path, max_jumps: int, audiolink: bool) -> None:
-    """Generate the VM shader and its HLSL include."""
-    for path in write_hlsl(out, max_jumps, audiolink):
-        click.echo(str(path))
+TARGET = Target("hlsl", OUTPUTS, context)

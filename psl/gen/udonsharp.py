@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from pathlib import Path
-
-import click
 
 from psl import registry
 from psl.diagnostics import CATALOGUE, Severity
-from psl.gen.env import render, write_outputs
+from psl.gen.target import Target
+
+#: The UdonSharp behaviours of the world (one class per file, named like the file).
+BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton")
+#: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
+#: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
+COMPILE_EVENT = "Compile"
+LOAD_EVENT = "Load"
 
 #: output file name -> template (relative to templates/)
-TEMPLATES: dict[str, str] = {
-    "Compiler.cs": "udonsharp/Compiler.cs.j2",
-    "SyncCode.cs": "udonsharp/SyncCode.cs.j2",
-    "ExampleButton.cs": "udonsharp/ExampleButton.cs.j2",
-}
+TEMPLATES: dict[str, str] = {f"{name}.cs": f"udonsharp/{name}.cs.j2" for name in BEHAVIOURS}
 
 
 def cs_string(text: str) -> str:
@@ -94,20 +94,4 @@ def context() -> dict[str, object]:
     }
 
 
-def render_udonsharp() -> dict[str, str]:
-    """File name -> generated C# text for every UdonSharp behaviour of the world."""
-    ctx = context()
-    return {name: render(template, **ctx) for name, template in TEMPLATES.items()}
-
-
-def write(out: Path) -> list[Path]:
-    return write_outputs(out, render_udonsharp())
-
-
-@click.command("udonsharp")
-@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Directory to write Compiler.cs, SyncCode.cs and ExampleButton.cs into.")
-def command(out: Path) -> None:
-    """Generate the in-world UdonSharp compiler (Compiler.cs) and its helper behaviours."""
-    for path in write(out):
-        click.echo(f"wrote {path}")
+TARGET = Target("udonsharp", TEMPLATES, context)

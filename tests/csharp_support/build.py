@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from psl.gen.udonsharp import render_udonsharp
+from psl.gen import udonsharp
 
 HERE = Path(__file__).resolve().parent
 STUBS = HERE / "UdonStubs.cs"
@@ -32,7 +32,7 @@ def build(out: Path, files: dict[str, str] | None = None, defines: tuple[str, ..
           extra_sources: tuple[Path, ...] = ()) -> Path:
     """Write the generated C# into `out` and compile Host.exe there; return its path."""
     out.mkdir(parents=True, exist_ok=True)
-    files = render_udonsharp() if files is None else files
+    files = udonsharp.TARGET.render() if files is None else files
     sources = []
     for name, text in files.items():
         path = out / name

@@ -1,71 +1,10 @@
-"""Helpers for the unity-package tests: Unity YAML loading and a package built once per session.
-
-When psl.gen.udonsharp cannot render yet (it is written in parallel), the session package is
-built from PLACEHOLDER_CS below; the tests that compare with the real generator then skip with
-that reason. The placeholders follow the class contract (fields and events) of the real ones.
-"""
+"""Helpers for the unity-package tests: loading Unity YAML and walking its references."""
 
 from __future__ import annotations
 
 import re
 
 import yaml
-
-PLACEHOLDER_CS = {
-    "Compiler.cs": """using UdonSharp;
-using UnityEngine;
-using UnityEngine.UI;
-
-[UdonBehaviourSyncMode(BehaviourSyncMode.None)]
-public class Compiler : UdonSharpBehaviour
-{
-    public InputField input;
-    public Text output;
-    public Material screenMat;
-    public SyncCode sync;
-    public void Compile() { }
-    public void CompileReceived() { }
-}
-""",
-    "SyncCode.cs": """using UdonSharp;
-using UnityEngine.UI;
-
-[UdonBehaviourSyncMode(BehaviourSyncMode.Manual)]
-public class SyncCode : UdonSharpBehaviour
-{
-    [UdonSynced] public string code;
-    public InputField input;
-    public Compiler compiler;
-    public void Share() { }
-    public override void OnDeserialization() { }
-}
-""",
-    "ExampleButton.cs": """using UdonSharp;
-using UnityEngine;
-using UnityEngine.UI;
-
-public class ExampleButton : UdonSharpBehaviour
-{
-    public Compiler compiler;
-    public InputField input;
-    public TextAsset code;
-    public void Load() { }
-}
-""",
-}
-
-
-def udonsharp_unavailable_reason() -> str | None:
-    """None when psl.gen.udonsharp renders; otherwise why not (used as a skip reason)."""
-    try:
-        from psl.gen.udonsharp import render_udonsharp
-    except ImportError as exc:
-        return f"psl.gen.udonsharp not importable yet: {exc}"
-    try:
-        render_udonsharp()
-    except Exception as exc:  # noqa: BLE001 - any failure means "not ready"
-        return f"psl.gen.udonsharp cannot render yet: {type(exc).__name__}: {exc}"
-    return None
 
 
 class UnityLoader(yaml.SafeLoader):
@@ -111,8 +50,3 @@ def walk_refs(value: object):
     elif isinstance(value, list):
         for v in value:
             yield from walk_refs(v)
-
-
-def generated_override() -> dict[str, str] | None:
-    """What to pass as `generated` to build_package: placeholders while udonsharp is missing."""
-    return dict(PLACEHOLDER_CS) if udonsharp_unavailable_reason() else None

@@ -4,7 +4,7 @@ The package is assembled in memory from three sources:
 - static files in unity_package/ (README, CHANGELOG, LICENSE, the example programs);
 - the other generators, called at generation time: psl.gen.udonsharp (Compiler.cs,
   SyncCode.cs, ExampleButton.cs) and psl.gen.hlsl (VM.shader, VM.cginc, Screen.shader);
-- Unity assets written here (psl.gen.unity_assets): materials, render textures, UdonSharp
+- Unity assets written here (psl.gen.unity.assets): materials, render textures, UdonSharp
   program assets, the U# assembly definition, the prefab, and the editor setup script.
 
 Every file and folder gets a .meta whose GUID is md5("<package name>:<path>"), so GUIDs are
@@ -14,28 +14,25 @@ stable across releases and two runs give byte-identical archives.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import click
-
 from psl import registry
 from psl._version import __version__
-from psl.gen import unity_assets as ua
+from psl.gen import hlsl, udonsharp
 from psl.gen.env import render
-from psl.gen.unity_yaml import BUILTIN_GUIDS, guid_for, guid_references, meta_for
-from psl.gen.unitypackage import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
+from psl.gen.unity import assets as ua
+from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
+from psl.gen.unity.serialization import BUILTIN_GUIDS, guid_for, guid_references, meta_for
 from psl.resources import unity_package_dir
 
 DEFAULT_NAME = "com.psl.shaderception"
 DEFAULT_OUT = Path("dist")
 CRT_SIZES = (64, 128, 256, 512)
 DEFAULT_CRT_SIZE = 256
-UDONSHARP_CLASSES = ("Compiler", "SyncCode", "ExampleButton")
 HLSL_FILES = ("VM.shader", "VM.cginc", "Screen.shader")
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
@@ -49,59 +46,21 @@ SEMVER_RE = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 
 
-class PackageError(click.ClickException):
-    """Bad options or a missing generator: reported as a one-line error, no traceback."""
+class PackageError(ValueError):
+    """Bad options or an output psl did not write: the CLI reports it in one line."""
 
 
 # --------------------------------------------------------------------------------------
 # Generated parts from the other generators
 # --------------------------------------------------------------------------------------
 
-#: module -> (library functions to try, in order)
-GENERATORS: dict[str, tuple[str, ...]] = {
-    "psl.gen.udonsharp": ("render_udonsharp", "render_all", "render", "generate"),
-    "psl.gen.hlsl": ("render_hlsl",),
-}
-
-
-def _generated(module_name: str, wanted: tuple[str, ...]) -> dict[str, str]:
-    """Call the generator's library function and return {file name: text} for `wanted`."""
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            raise PackageError(
-                f"{module_name} is not available, so {', '.join(wanted)} cannot be generated; "
-                f"the unity package needs that generator (psl-gen {module_name.rsplit('.', 1)[-1]})"
-            ) from None
-        raise
-    for fname in GENERATORS[module_name]:
-        fn: Callable[[], object] | None = getattr(module, fname, None)
-        if callable(fn):
-            try:
-                result = fn()
-            except Exception as exc:  # a generator still being written: name it, no traceback
-                raise PackageError(f"{module_name}.{fname}() failed, so {', '.join(wanted)} "
-                                   f"cannot be generated: {type(exc).__name__}: {exc}") from exc
-            break
-    else:
-        raise PackageError(f"{module_name} defines none of {GENERATORS[module_name]}")
-    if not isinstance(result, Mapping):
-        raise PackageError(f"{module_name}.{fname}() returned {type(result).__name__}, "
-                           "expected a mapping of file name to text")
-    files = {Path(str(k)).name: str(v) for k, v in result.items()}
-    missing = [w for w in wanted if w not in files]
-    if missing:
-        raise PackageError(f"{module_name}.{fname}() did not produce {', '.join(missing)}")
-    return {w: files[w] for w in wanted}
-
 
 def udonsharp_sources() -> dict[str, str]:
-    return _generated("psl.gen.udonsharp", tuple(f"{c}.cs" for c in UDONSHARP_CLASSES))
+    return udonsharp.TARGET.render()
 
 
 def hlsl_sources() -> dict[str, str]:
-    return _generated("psl.gen.hlsl", HLSL_FILES)
+    return hlsl.TARGET.render()
 
 
 # --------------------------------------------------------------------------------------
@@ -236,21 +195,11 @@ def _static_text(name: str) -> str:
     return (unity_package_dir() / name).read_text(encoding="utf-8")
 
 
-def build_package(options: PackageOptions | None = None,
-                  generated: Mapping[str, str] | None = None) -> Package:
-    """Assemble the whole package in memory (no files written).
-
-    `generated` (file name -> text) replaces the output of the other generators for the files
-    it names; by default they are called (psl.gen.udonsharp and psl.gen.hlsl).
-    """
+def build_package(options: PackageOptions | None = None) -> Package:
+    """Assemble the whole package in memory (no files written)."""
     options = options or PackageOptions()
-    generated = dict(generated or {})
-    cs = {k: generated[k] for k in (f"{c}.cs" for c in UDONSHARP_CLASSES) if k in generated}
-    if len(cs) < len(UDONSHARP_CLASSES):
-        cs = udonsharp_sources()
-    hlsl = {k: generated[k] for k in HLSL_FILES if k in generated}
-    if len(hlsl) < len(HLSL_FILES):
-        hlsl = hlsl_sources()
+    cs = udonsharp_sources()
+    shaders = hlsl_sources()
     b = _Builder(options)
 
     # Runtime assemblies: the plain asmdef plus the U# assembly definition pointing at it.
@@ -264,14 +213,14 @@ def build_package(options: PackageOptions | None = None,
     scripts: dict[str, str] = {}
     programs: dict[str, str] = {}
     classes: dict[str, ua.CSharpClass] = {}
-    for cls in UDONSHARP_CLASSES:
+    for cls in udonsharp.BEHAVIOURS:
         text = cs[f"{cls}.cs"]
         scripts[cls] = b.file(f"Runtime/Scripts/{cls}.cs", text)
         programs[cls] = b.file(f"Runtime/Scripts/{cls}.asset",
                                ua.udonsharp_program_asset(cls, scripts[cls]), ua.MONO_ID)
         classes[cls] = ua.parse_csharp_class(cls, text)
 
-    shader_guids = {n: b.file(f"Runtime/Shaders/{n}", hlsl[n]) for n in HLSL_FILES}
+    shader_guids = {n: b.file(f"Runtime/Shaders/{n}", shaders[n]) for n in HLSL_FILES}
     # Camera input (the original's Camera.renderTexture): a camera in the prefab renders into
     # it and the VM material samples it as _Camera, which is what camera() reads.
     camera_rt = b.file(CAMERA_TEXTURE_PATH,
@@ -280,7 +229,7 @@ def build_package(options: PackageOptions | None = None,
     vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
         "PSL_VM", shader_guids["VM.shader"],
         {CAMERA_PROPERTY: ua.ref(ua.RENDER_TEXTURE_ID, camera_rt, 2)}))
-    screen_tex = _texture_property(hlsl["Screen.shader"])
+    screen_tex = _texture_property(shaders["Screen.shader"])
     crt_guids: dict[int, str] = {}
     screen_mats: dict[int, str] = {}
     for size in CRT_SIZES:
@@ -310,6 +259,8 @@ def build_package(options: PackageOptions | None = None,
         classes=classes,
         source_limit=registry.LIMITS.source_chars,
         camera_texture=camera_rt,
+        compile_event=udonsharp.COMPILE_EVENT,
+        load_event=udonsharp.LOAD_EVENT,
     ))
     prefab_guid = b.file(prefab_path, prefab)
 
@@ -330,9 +281,8 @@ def build_package(options: PackageOptions | None = None,
         screen_material_guids=screen_mats,
         default_size=DEFAULT_CRT_SIZE,
         examples=[(stem, _example_label(stem), g) for stem, _t, g in examples],
-        compile_event=ua.compile_button_target(classes)[1],
-        load_event=ua.event_name(classes["ExampleButton"],
-                                 ["Load", "LoadExample", "OnClick", "Click"]),
+        compile_event=udonsharp.COMPILE_EVENT,
+        load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
     ))
 
@@ -444,12 +394,11 @@ def _check_ours(path: Path, check: Callable[[object], bool], what: str) -> objec
     return data
 
 
-def write_package(out: Path = DEFAULT_OUT, options: PackageOptions | None = None,
-                  generated: Mapping[str, str] | None = None) -> Outputs:
+def write_package(out: Path = DEFAULT_OUT, options: PackageOptions | None = None) -> Outputs:
     """Build the package and write its outputs into `out` (see build_package): the zip, the
     .unitypackage and package.json, and with a base URL also the VCC listing."""
     options = options or PackageOptions()
-    package = build_package(options, generated)
+    package = build_package(options)
     if out.exists() and not out.is_dir():
         raise PackageError(f"--out {out} exists and is not a directory")
 
@@ -492,31 +441,4 @@ NO_LISTING_NOTE = (
     "VCC listing")
 
 
-@click.command("unity-package")
-@click.option("--out", "out", default=str(DEFAULT_OUT), show_default=True,
-              type=click.Path(file_okay=False, path_type=Path),
-              help="Directory for the .zip, .unitypackage, package.json (and vpm-listing.json).")
-@click.option("--name", default=DEFAULT_NAME, show_default=True,
-              help="VPM package name (lower-case reverse-DNS).")
-@click.option("--version", "version", default=__version__, show_default=True,
-              help="Package version (semver).")
-@click.option("--base-url", default=None, metavar="URL",
-              help="The https:// folder where you will upload the zip and vpm-listing.json. "
-                   "With it: package.json gets url = URL/<name>-<version>.zip and a VCC "
-                   "listing (vpm-listing.json, with the zip's SHA-256) is written. Without "
-                   "it: no listing and no url (install from the zip or the .unitypackage).")
-def command(out: Path, name: str, version: str, base_url: str | None) -> None:
-    """Build the Unity package: VPM zip, .unitypackage, package.json and, with --base-url, a
-    VCC repository listing (vpm-listing.json)."""
-    result = write_package(out, PackageOptions(name=name, version=version, base_url=base_url))
-    for path in (result.zip, result.unitypackage, result.manifest, result.listing):
-        if path is not None:
-            click.echo(f"{path} ({path.stat().st_size} bytes)")
-    click.echo(f"{result.files} files, {result.folders} folders")
-    if result.listing is None:
-        click.echo(NO_LISTING_NOTE)
-        if (out / LISTING_NAME).exists():
-            click.echo(f"({out / LISTING_NAME} from an earlier run was left unchanged)")
-
-
-__all__ = ["build_package", "write_package", "command", "PackageOptions"]
+__all__ = ["build_package", "write_package", "PackageOptions", "PackageError"]

@@ -1,7 +1,7 @@
 """Unity YAML assets of the package: materials, render textures, U# assets and the prefab.
 
 Every function returns the asset's text; references to other package files are passed in as
-GUIDs so this module stays independent of the package layout (see psl.gen.package).
+GUIDs so this module stays independent of the package layout (see psl.gen.unity.package).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from psl.gen.unity_yaml import (
+from psl.gen.unity.serialization import (
     NULL,
     Flow,
     Raw,
@@ -308,6 +308,8 @@ class PrefabAssets:
     classes: Mapping[str, CSharpClass]
     source_limit: int = 0
     camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
+    compile_event: str = "Compile"  # what the Compile button sends to the Compiler
+    load_event: str = "Load"  # what an example button sends to its ExampleButton
 
 
 class PrefabBuilder:
@@ -794,27 +796,6 @@ CANVAS_SCALE = 0.0015
 EXAMPLE_COLUMNS = 3
 
 
-def event_name(cls: CSharpClass, preferred: Sequence[str]) -> str:
-    """The public event a button should send: a preferred name the class defines, else the
-    first public parameterless method that is not a Unity/Udon callback."""
-    for name in preferred:
-        if name in cls.methods:
-            return name
-    skip = {"Start", "Update", "Awake", "OnEnable", "OnDisable", "Interact",
-            "OnDeserialization", "OnPreSerialization", "OnPostSerialization",
-            "OnOwnershipTransferred", "OnPlayerJoined", "OnPlayerLeft", "LateUpdate"}
-    for name in cls.methods:
-        if name not in skip and not name.startswith("_"):
-            return name
-    return preferred[0]
-
-
-def compile_button_target(classes: Mapping[str, CSharpClass]) -> tuple[str, str]:
-    """(class, event) the Compile button sends: Compiler.Compile, which shares the text
-    through its SyncCode (field `sync`) and compiles it."""
-    return "Compiler", event_name(classes["Compiler"], ["Compile"])
-
-
 def shaderception_prefab(assets: PrefabAssets) -> str:
     b = PrefabBuilder()
     root = b.add("Shaderception", None, rect=False)
@@ -932,15 +913,14 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
     ids["SyncCode"] = sync_go.cid("SyncCode")
     _, compiler_backing = _udonsharp(b, compiler_go, classes["Compiler"], assets, common)
     _udonsharp(b, sync_go, classes["SyncCode"], assets, common)
-    _, compile_event = compile_button_target(classes)
-    _button_click(compile_go, compile_image, compiler_backing, compile_event)
+    _button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
 
     # Example buttons: each loads one program into the input field and compiles it.
     examples = b.add("Examples", canvas, rect=True, **_rect(20, 1100, CANVAS_W - 40, 380))
     title = b.add("Title", examples, rect=True, **_rect(0, 0, CANVAS_W - 40, 40))
     _text(b, title, "Examples", 28, color(0.9, 0.9, 0.9, 1), style=1)
     example_cls = classes["ExampleButton"]
-    load_event = event_name(example_cls, ["Load", "LoadExample", "OnClick", "Click"])
+    load_event = assets.load_event
     col_w = (CANVAS_W - 40 - (EXAMPLE_COLUMNS - 1) * 10) / EXAMPLE_COLUMNS
     for i, (label, source, text_guid) in enumerate(assets.examples):
         row, col = divmod(i, EXAMPLE_COLUMNS)

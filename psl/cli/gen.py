@@ -1,0 +1,89 @@
+"""`psl-gen`: one subcommand per generator target (psl.gen.*.TARGET) and the Unity package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from psl import registry
+from psl._version import __version__
+from psl.gen.target import Target
+from psl.gen.unity import package as pkg
+
+OUT_DIR = click.Path(file_okay=False, path_type=Path)
+
+
+def _write(target: Target, out: Path, **options: object) -> None:
+    for path in target.write(out, **options):
+        click.echo(f"wrote {path}")
+
+
+@click.group()
+@click.version_option(__version__, prog_name="psl-gen")
+def main() -> None:
+    """Generate the in-world compiler, the VM shader, the Unity package and the docs."""
+
+
+@main.command("udonsharp")
+@click.option("--out", required=True, type=OUT_DIR,
+              help="Directory to write Compiler.cs, SyncCode.cs and ExampleButton.cs into.")
+def udonsharp(out: Path) -> None:
+    """Generate the in-world UdonSharp compiler (Compiler.cs) and its helper behaviours."""
+    from psl.gen.udonsharp import TARGET
+
+    _write(TARGET, out)
+
+
+@main.command("hlsl")
+@click.option("--out", required=True, type=OUT_DIR,
+              help="Directory to write VM.cginc, VM.shader and Screen.shader into.")
+@click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
+              type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
+@click.option("--audiolink", is_flag=True,
+              help="Define AUDIOLINK in VM.shader (the project must contain AudioLink).")
+def hlsl(out: Path, max_jumps: int, audiolink: bool) -> None:
+    """Generate the VM shader and its HLSL include."""
+    from psl.gen.hlsl import TARGET
+
+    _write(TARGET, out, max_jumps=max_jumps, audiolink=audiolink)
+
+
+@main.command("docs")
+@click.option("--out", default="docs", show_default=True, type=OUT_DIR,
+              help="Folder to write the generated docs into.")
+def docs(out: Path) -> None:
+    """Generate the docs made from the registry (builtins, diagnostics, spec, editor grammar)."""
+    from psl.gen.docs import TARGET
+
+    _write(TARGET, out)
+
+
+@main.command("unity-package")
+@click.option("--out", default=str(pkg.DEFAULT_OUT), show_default=True, type=OUT_DIR,
+              help="Directory for the .zip, .unitypackage, package.json (and vpm-listing.json).")
+@click.option("--name", default=pkg.DEFAULT_NAME, show_default=True,
+              help="VPM package name (lower-case reverse-DNS).")
+@click.option("--version", "version", default=__version__, show_default=True,
+              help="Package version (semver).")
+@click.option("--base-url", default=None, metavar="URL",
+              help="The https:// folder where you will upload the zip and vpm-listing.json. "
+                   "With it: package.json gets url = URL/<name>-<version>.zip and a VCC "
+                   "listing (vpm-listing.json, with the zip's SHA-256) is written. Without "
+                   "it: no listing and no url (install from the zip or the .unitypackage).")
+def unity_package(out: Path, name: str, version: str, base_url: str | None) -> None:
+    """Build the Unity package: VPM zip, .unitypackage, package.json and, with --base-url, a
+    VCC repository listing (vpm-listing.json)."""
+    try:
+        result = pkg.write_package(out, pkg.PackageOptions(name=name, version=version,
+                                                           base_url=base_url))
+    except pkg.PackageError as exc:
+        raise click.ClickException(str(exc)) from None
+    for path in (result.zip, result.unitypackage, result.manifest, result.listing):
+        if path is not None:
+            click.echo(f"{path} ({path.stat().st_size} bytes)")
+    click.echo(f"{result.files} files, {result.folders} folders")
+    if result.listing is None:
+        click.echo(pkg.NO_LISTING_NOTE)
+        if (out / pkg.LISTING_NAME).exists():
+            click.echo(f"({out / pkg.LISTING_NAME} from an earlier run was left unchanged)")
