@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from tests.expectations import Case, load_cases
+from tests.malformed_built import built_cases
 
 TESTS = Path(__file__).resolve().parent
 CORPUS = TESTS / "corpus"
@@ -16,8 +18,14 @@ def corpus_programs() -> list[Path]:
     return sorted(CORPUS.glob("*.psl"))
 
 
-def malformed_cases() -> list[dict]:
-    return json.loads((PROGRAMS / "malformed.json").read_text(encoding="utf-8"))
+def malformed_cases() -> list[Case]:
+    """Programs with a mistake; the expectation is their FIRST diagnostic."""
+    return load_cases(PROGRAMS / "malformed") + built_cases()
+
+
+def warning_cases() -> list[Case]:
+    """Programs that compile with warnings; the expectations are ALL their diagnostics."""
+    return load_cases(PROGRAMS / "warnings")
 
 
 def valid_programs() -> list[Path]:

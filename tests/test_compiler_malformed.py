@@ -8,25 +8,63 @@ import sys
 import pytest
 
 from psl.compiler import compile_source
-from tests.conftest import malformed_cases
+from psl.diagnostics import CATALOGUE, Severity
+from tests.conftest import PROGRAMS, malformed_cases
+from tests.expectations import Case, Expect, case_text, describe, parse_case
 
 CASES = malformed_cases()
 
 
 def test_there_are_enough_cases():
-    assert len(CASES) >= 30
+    assert len(CASES) >= 53
+    assert len({c.name for c in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_first_diagnostic(case):
-    result = compile_source(case["source"])
+def test_every_error_code_has_a_case():
+    errors = {code for code, kind in CATALOGUE.items() if kind.severity is Severity.ERROR}
+    assert errors <= {c.first.code for c in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_first_diagnostic(case: Case):
+    result = compile_source(case.source)
     assert result.diagnostics, "expected a diagnostic"
     first = result.diagnostics[0]
-    assert (first.code, first.span.line, first.span.column) == (
-        case["code"], case["line"], case["column"]), first.message
+    assert case.first.matches(first), f"expected {case.first}, got {describe(first)}"
     if first.is_error:
         assert result.program is None
     assert first.message and "\n" not in first.message
+
+
+def test_case_files_round_trip():
+    """Each file is exactly its program plus its expectation lines (nothing else is lost)."""
+    for path in sorted((PROGRAMS / "malformed").glob("*.psl")):
+        text = path.read_bytes().decode("utf-8")
+        case = parse_case(path.stem, text)
+        assert case_text(case.source, list(case.expected)) == text
+
+
+@pytest.mark.parametrize(("text", "source", "expected"), [
+    ("a.\n// expect: E006 1:3 unexpected end of program\n", "a.",
+     [Expect("E006", 1, 3, "unexpected end of program")]),
+    ("\n// expect: W004 1:1\n", "", [Expect("W004", 1, 1)]),
+    ("x\r\n\n// expect: W002 1:1\n// expect: W004 1:1\n", "x\r\n",
+     [Expect("W002", 1, 1), Expect("W004", 1, 1)]),
+    # only the lines at the end are expectations; the text before is program
+    ("// expect: E001 1:1\n1\n// expect: W004 2:1\n", "// expect: E001 1:1\n1",
+     [Expect("W004", 2, 1)]),
+])
+def test_expectation_format(text, source, expected):
+    case = parse_case("t", text)
+    assert (case.source, list(case.expected)) == (source, expected)
+    assert case_text(source, expected) == text
+
+
+@pytest.mark.parametrize("text", ["1\n", "1\n// expect: E001 1:1", "\n// expect: E1 1:1\n",
+                                  "\n// expect: E001 1\n"])
+def test_expectation_format_errors(text):
+    with pytest.raises(ValueError):
+        parse_case("t", text)
 
 
 def test_check_cli_format(tmp_path):

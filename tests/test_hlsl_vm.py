@@ -22,19 +22,18 @@ pytest.importorskip("slangpy")
 
 from psl import registry  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
-from psl.gen.hlsl import write_hlsl  # noqa: E402
+from psl.gen import hlsl  # noqa: E402
 from psl.vm import execute  # noqa: E402
-from tests import progen as shared_progen  # noqa: E402
+from tests import progen  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
 from tests.hlsl_support.harness import Inputs, SlangVM, reference_inputs  # noqa: E402
-from tests.hlsl_support.progen import generate  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())
 CACHE_DIR = Path(tempfile.gettempdir()) / "psl-slang-cache"
 TOLERANCE = 1e-5
-RANDOM_PROGRAMS = 160  # from tests/hlsl_support/progen.py (self, unbounded loops, AudioLink)
-SHARED_PROGRAMS = 320  # from the shared grammar-based generator tests/progen
+RANDOM_PROGRAMS = 160  # tests/progen, mode "vm" (self, loops ended by the jump limit, AudioLink)
+SHARED_PROGRAMS = 320  # tests/progen, mode "compiler" (the whole surface syntax)
 RANDOM_CHUNK = 40
 AUDIOLINK_IDS = {b.id for b in registry.BUILTINS if b.extension == "audiolink"}
 #: Programs that need more than TOLERANCE, and why. Some transcendentals (atan, tan, asin,
@@ -53,7 +52,7 @@ def build(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False,
           upload: str = "buffer") -> SlangVM:
     """Generate VM.cginc with psl-gen's library function and build it once per process."""
     out = Path(tempfile.mkdtemp(prefix="psl-hlsl-"))
-    write_hlsl(out, max_jumps=max_jumps)
+    hlsl.TARGET.write(out, max_jumps=max_jumps)
     return SlangVM(out, cache_dir=CACHE_DIR, audiolink=audiolink, upload=upload)
 
 
@@ -295,7 +294,8 @@ def check_generated(source: str, what: str, texture: np.ndarray) -> bool:
 def test_random_programs(chunk):
     texture = audiolink_texture(chunk)
     for seed in range(chunk * RANDOM_CHUNK, (chunk + 1) * RANDOM_CHUNK):
-        assert check_generated(generate(seed), f"hlsl progen seed {seed}", texture)
+        assert check_generated(progen.generate(seed, mode="vm"), f"progen vm seed {seed}",
+                               texture)
 
 
 @pytest.mark.parametrize("chunk", range(SHARED_PROGRAMS // RANDOM_CHUNK))
@@ -304,6 +304,6 @@ def test_shared_generator_programs(chunk):
     checked = 0
     for seed in range(chunk * RANDOM_CHUNK, (chunk + 1) * RANDOM_CHUNK):
         # valid programs may rarely exceed a VM limit (E030/E031): those are skipped
-        checked += check_generated(shared_progen.generate(seed, valid=True),
-                                   f"tests.progen seed {seed}", texture)
+        checked += check_generated(progen.generate(seed, mode="compiler"),
+                                   f"progen compiler seed {seed}", texture)
     assert checked >= RANDOM_CHUNK * 0.9

@@ -14,7 +14,7 @@ import pytest
 from psl.compiler import compile_source
 from psl.registry import LIMITS, PAD_NAN_BITS, Op
 from tests import progen
-from tests.conftest import corpus_programs, malformed_cases, valid_programs
+from tests.conftest import corpus_programs, malformed_cases, valid_programs, warning_cases
 from tests.csharp_support import build as csbuild
 from tests.csharp_support import pathological
 from tests.csharp_support.edge_cases import EDGE_CASES, KNOWN_DIVERGENCES
@@ -75,8 +75,21 @@ def test_corpus(host):
 
 def test_foundation_programs(host):
     sources = [p.read_text(encoding="utf-8") for p in valid_programs()]
-    sources += [case["source"] for case in malformed_cases()]
+    sources += [case.source for case in malformed_cases() + warning_cases()]
     assert mismatches(host, sources) == []
+
+
+def test_malformed_cases_first_error(host):
+    """The in-world compiler reports each case file's expected first error, verbatim."""
+    cases = malformed_cases()
+    for case, got in zip(cases, csbuild.run_batch(host, [c.source for c in cases]),
+                         strict=True):
+        e = case.first
+        if e.code.startswith("W"):  # warnings are not the in-world compiler's business
+            assert got.ok, (case.name, got.out)
+        else:
+            expected = f"line {e.line}, col {e.column}: {e.message}"
+            assert (got.ok, got.out) == (False, expected), case.name
 
 
 def test_edge_cases(host):
