@@ -11,7 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from psl.gen.unity.serialization import (
+    CRT_ID,
+    MATERIAL_ID,
+    MONO_ID,
     NULL,
+    RENDER_TEXTURE_ID,
     Flow,
     Raw,
     UnityObject,
@@ -31,8 +35,9 @@ MATERIAL, CUSTOM_RENDER_TEXTURE, RENDER_TEXTURE = 21, 86, 84
 CAMERA, RIGIDBODY = 20, 54
 
 # main-object fileIDs of native assets
-MATERIAL_ID, CRT_ID, MONO_ID, SCRIPT_ID, SHADER_ID = 2100000, 8600000, 11400000, 11500000, 4800000
-RENDER_TEXTURE_ID = 8400000
+# main-object fileIDs of the scripts and shaders referenced (the native assets' own ids are
+# in serialization: MATERIAL_ID, CRT_ID, MONO_ID, RENDER_TEXTURE_ID)
+SCRIPT_ID, SHADER_ID = 11500000, 4800000
 #: fileID of the assembly inside an .asmdef (what U# assembly definitions point at)
 ASMDEF_ASSEMBLY_ID = 5897886265953266890
 
@@ -306,10 +311,10 @@ class PrefabAssets:
     programs: Mapping[str, str]  # class name -> program asset guid
     examples: Sequence[tuple[str, str, str]]  # (label, source text, TextAsset guid)
     classes: Mapping[str, CSharpClass]
+    compile_event: str  # what the Compile button sends to the Compiler
+    load_event: str  # what an example button sends to its ExampleButton
     source_limit: int = 0
     camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
-    compile_event: str = "Compile"  # what the Compile button sends to the Compiler
-    load_event: str = "Load"  # what an example button sends to its ExampleButton
 
 
 class PrefabBuilder:
@@ -567,16 +572,18 @@ def _udonsharp(b: PrefabBuilder, go: GameObject, cls: CSharpClass, assets: Prefa
     return proxy, backing
 
 
-def _mesh_renderer(b: PrefabBuilder, go: GameObject, material: Flow, *, shadows: int) -> int:
+def _mesh_renderer(b: PrefabBuilder, go: GameObject, material: Flow, *, lit: int) -> int:
+    """`lit` 1: casts and receives shadows and uses light and reflection probes (a scene
+    object); 0: none of these (the screen, which shows the VM's colours as they are)."""
     return b.component(go, "MeshRenderer", MESH_RENDERER, "MeshRenderer", {
         "m_Enabled": 1,
-        "m_CastShadows": shadows,
-        "m_ReceiveShadows": shadows,
+        "m_CastShadows": lit,
+        "m_ReceiveShadows": lit,
         "m_DynamicOccludee": 1,
         "m_StaticShadowCaster": 0,
         "m_MotionVectors": 1,
-        "m_LightProbeUsage": shadows,
-        "m_ReflectionProbeUsage": shadows,
+        "m_LightProbeUsage": lit,
+        "m_ReflectionProbeUsage": lit,
         "m_RayTracingMode": 2,
         "m_RayTraceProcedural": 0,
         "m_RenderingLayerMask": 1,
@@ -741,7 +748,7 @@ def _camera_input(b: PrefabBuilder, root: GameObject, texture_guid: str) -> Game
     box = b.add("Body", body, rect=False, layer=LAYER_PICKUP, scale=CAMERA_BODY_SIZE)
     b.component(box, "MeshFilter", MESH_FILTER, "MeshFilter",
                 {"m_Mesh": builtin_ref("CubeMesh")})
-    _mesh_renderer(b, box, builtin_ref("DefaultMaterial"), shadows=1)
+    _mesh_renderer(b, box, builtin_ref("DefaultMaterial"), lit=1)
     camera_go = b.add(CAMERA_OBJECT_NAME, body, rect=False, layer=LAYER_PICKUP, active=False)
     _camera(b, camera_go, ref(RENDER_TEXTURE_ID, texture_guid, 2))
     return camera_go
@@ -804,7 +811,7 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
     screen = b.add("Screen", root, rect=False, position=vec(0, 1.6, 0), scale=vec(2, 2, 1))
     b.component(screen, "MeshFilter", MESH_FILTER, "MeshFilter",
                 {"m_Mesh": builtin_ref("QuadMesh")})
-    renderer = _mesh_renderer(b, screen, ref(MATERIAL_ID, assets.screen_material, 2), shadows=0)
+    renderer = _mesh_renderer(b, screen, ref(MATERIAL_ID, assets.screen_material, 2), lit=0)
 
     # World-space canvas on the Default layer (VRChat's UI pointer needs a VRC UiShape).
     canvas = b.add("Canvas", root, rect=True, anchor_min=vec(0, 0), anchor_max=vec(0, 0),

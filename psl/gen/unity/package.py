@@ -33,7 +33,6 @@ DEFAULT_NAME = "com.psl.shaderception"
 DEFAULT_OUT = Path("dist")
 CRT_SIZES = (64, 128, 256, 512)
 DEFAULT_CRT_SIZE = 256
-HLSL_FILES = ("VM.shader", "VM.cginc", "Screen.shader")
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 LISTING_NAME = "vpm-listing.json"
@@ -48,19 +47,6 @@ SEMVER_RE = re.compile(
 
 class PackageError(ValueError):
     """Bad options or an output psl did not write: the CLI reports it in one line."""
-
-
-# --------------------------------------------------------------------------------------
-# Generated parts from the other generators
-# --------------------------------------------------------------------------------------
-
-
-def udonsharp_sources() -> dict[str, str]:
-    return udonsharp.TARGET.render()
-
-
-def hlsl_sources() -> dict[str, str]:
-    return hlsl.TARGET.render()
 
 
 # --------------------------------------------------------------------------------------
@@ -198,8 +184,8 @@ def _static_text(name: str) -> str:
 def build_package(options: PackageOptions | None = None) -> Package:
     """Assemble the whole package in memory (no files written)."""
     options = options or PackageOptions()
-    cs = udonsharp_sources()
-    shaders = hlsl_sources()
+    cs = udonsharp.TARGET.render()
+    shaders = hlsl.TARGET.render()
     b = _Builder(options)
 
     # Runtime assemblies: the plain asmdef plus the U# assembly definition pointing at it.
@@ -208,7 +194,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         runtime_asm, ["UdonSharp.Runtime", "UdonSharp.Lib", "VRC.Udon", "UnityEngine.UI"],
         editor=False))
     b.file(f"Runtime/{runtime_asm}.asset",
-           ua.udonsharp_assembly_definition(runtime_asm, asmdef_guid), ua.MONO_ID)
+           ua.udonsharp_assembly_definition(runtime_asm, asmdef_guid))
 
     scripts: dict[str, str] = {}
     programs: dict[str, str] = {}
@@ -217,15 +203,14 @@ def build_package(options: PackageOptions | None = None) -> Package:
         text = cs[f"{cls}.cs"]
         scripts[cls] = b.file(f"Runtime/Scripts/{cls}.cs", text)
         programs[cls] = b.file(f"Runtime/Scripts/{cls}.asset",
-                               ua.udonsharp_program_asset(cls, scripts[cls]), ua.MONO_ID)
+                               ua.udonsharp_program_asset(cls, scripts[cls]))
         classes[cls] = ua.parse_csharp_class(cls, text)
 
-    shader_guids = {n: b.file(f"Runtime/Shaders/{n}", shaders[n]) for n in HLSL_FILES}
+    shader_guids = {n: b.file(f"Runtime/Shaders/{n}", text) for n, text in shaders.items()}
     # Camera input (the original's Camera.renderTexture): a camera in the prefab renders into
     # it and the VM material samples it as _Camera, which is what camera() reads.
     camera_rt = b.file(CAMERA_TEXTURE_PATH,
-                       ua.render_texture("PSL_Camera", ua.CAMERA_TEXTURE_SIZE),
-                       ua.RENDER_TEXTURE_ID)
+                       ua.render_texture("PSL_Camera", ua.CAMERA_TEXTURE_SIZE))
     vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
         "PSL_VM", shader_guids["VM.shader"],
         {CAMERA_PROPERTY: ua.ref(ua.RENDER_TEXTURE_ID, camera_rt, 2)}))
@@ -406,16 +391,13 @@ def write_package(out: Path = DEFAULT_OUT, options: PackageOptions | None = None
     listing_path = out / LISTING_NAME
     _check_ours(manifest_path, lambda d: isinstance(d, dict) and d.get("name") == options.name
                 and "vpmDependencies" in d, f"a package.json of {options.name}")
-    existing = None
-    if options.base_url is not None:
-        existing = _check_ours(listing_path, lambda d: isinstance(d, dict)
-                               and isinstance(d.get("packages"), dict),
-                               "a VPM repository listing")
-
     zip_bytes = vpm_zip_bytes(package.tree, package.manifest_bytes)
     unitypackage = unitypackage_bytes(package.tree, f"Packages/{options.name}")
     listing = None
     if options.base_url is not None:
+        existing = _check_ours(listing_path, lambda d: isinstance(d, dict)
+                               and isinstance(d.get("packages"), dict),
+                               "a VPM repository listing")
         listing = listing_json(package, zip_bytes,
                                existing if isinstance(existing, dict) else None)
 

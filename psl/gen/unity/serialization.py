@@ -249,9 +249,12 @@ def dump_mapping(mapping: Mapping[str, object]) -> str:
 # .meta files
 # --------------------------------------------------------------------------------------
 
-# main object fileIDs of native assets, by extension (NativeFormatImporter)
-NATIVE_MAIN_OBJECT = {".mat": 2100000, ".prefab": 100100000, ".asset": 11400000,
-                      ".rendertexture": 8400000}
+# main object fileIDs of native assets (what references and a .meta's mainObjectFileID name)
+MATERIAL_ID, PREFAB_ID, MONO_ID = 2100000, 100100000, 11400000
+RENDER_TEXTURE_ID, CRT_ID = 8400000, 8600000
+# ... by extension (NativeFormatImporter); a CRT is an .asset, so its files pass CRT_ID
+NATIVE_MAIN_OBJECT = {".mat": MATERIAL_ID, ".prefab": PREFAB_ID, ".asset": MONO_ID,
+                      ".rendertexture": RENDER_TEXTURE_ID}
 
 
 def meta_for(path: str, guid: str, *, folder: bool = False, main_object: int | None = None) -> str:
