@@ -231,6 +231,28 @@ MAX_SWIZZLE = 4
 
 KEYWORDS: tuple[str, ...] = ("fun", "let", "set", "if", "else", "while", "for", "return")
 
+#: Operator and punctuation tokens (SPEC §1), symbol -> token name. Every one is one
+#: character or two; the in-world lexer's tables (psl-gen udonsharp) are built from this, and
+#: a test checks grammar.lark uses exactly these.
+PUNCTUATION: dict[str, str] = {
+    "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH",
+    "<": "LT", ">": "GT", "<=": "LE", ">=": "GE", "==": "EQEQ", "!=": "NE",
+    "&&": "ANDAND", "||": "OROR", "!": "BANG",
+    "=": "ASSIGN", "+=": "PLUSEQ", "-=": "MINUSEQ", "*=": "STAREQ", "/=": "SLASHEQ",
+    "++": "INC", "--": "DEC",
+    "(": "LPAREN", ")": "RPAREN", "{": "LBRACE", "}": "RBRACE",
+    ",": "COMMA", ";": "SEMI", ".": "DOT",
+}
+
+#: Binary operator precedence levels, loosest first; every level is left-associative and
+#: binds looser than the prefix operators (SPEC §2). grammar.lark spells the same levels.
+PRECEDENCE: tuple[tuple[str, ...], ...] = (
+    ("&&", "||"),
+    ("<", ">", "<=", ">=", "==", "!="),
+    ("+", "-"),
+    ("*", "/"),
+)
+
 
 def lookup_builtin(name: str) -> Builtin | None:
     """Builtin names match case-insensitively (SPEC §3)."""

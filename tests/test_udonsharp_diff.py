@@ -28,7 +28,7 @@ PROGEN_COUNT = int(os.environ.get("PSL_PROGEN_COUNT", "1200"))
 
 @pytest.fixture(scope="session")
 def host(tmp_path_factory) -> Path:
-    return csbuild.build(tmp_path_factory.mktemp("udonsharp"))
+    return csbuild.shared_host(tmp_path_factory)
 
 
 def reference(src: str) -> tuple[np.ndarray | None, str]:
@@ -48,6 +48,9 @@ def mismatches(host: Path, sources: list[str]) -> list[str]:
         if got.exception:
             problems.append(f"{label}: exception {got.exception[:300]}")
             continue
+        if got.uploads and got.upload_events != 1:
+            problems.append(f"{label}: {got.uploads} arrays uploaded over {got.upload_events} "
+                            "events (a program is uploaded within one event)")
         slots, error = reference(src)
         if slots is None:
             if got.uploads:

@@ -84,11 +84,16 @@ def test_lint_catches_forbidden_constructs(bad):
     assert lint(text)
 
 
-def test_lint_requires_recursive_method_attribute():
+def test_compiler_has_no_recursion():
+    """The in-world compiler is resumable at any step: no method is on a call cycle and none
+    carries [RecursiveMethod] (issue: hitch-free compile)."""
     text = udonsharp.TARGET.render()["Compiler.cs"]
-    stripped = text.replace("    [RecursiveMethod]\n    private void ParseSum()",
-                            "    private void ParseSum()")
-    assert any("ParseSum" in p for p in lint(stripped))
+    assert "[RecursiveMethod]" not in text
+    # the lint sees a cycle when one is put back
+    looped = text.replace("    private void BlockSemi()\n    {\n",
+                          "    private void BlockSemi()\n    {\n        Action();\n")
+    assert looped != text
+    assert any("recursion" in p and "BlockSemi" in p for p in lint(looped))
 
 
 @pytest.mark.skipif(not csbuild.tools_available(), reason="mono-mcs/mono-runtime not installed")

@@ -21,6 +21,16 @@ BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton")
 COMPILE_EVENT = "Compile"
 LOAD_EVENT = "Load"
 
+#: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
+#: Update()); the largest step and the event's own overhead come on top. Chosen so that the
+#: exact count (shared udon_cost benchmark, bench/udon_cost.py) stays under 2,500 per event.
+SLICE_BUDGET = 2000
+
+#: The Compiler's template is a shell that includes one part per stage, in this order.
+PARTS: tuple[str, ...] = tuple(
+    f"udonsharp/compiler/{part}.cs.j2"
+    for part in ("tables", "driver", "lexer", "numbers", "parser", "checks", "upload"))
+
 #: output file name -> template (relative to templates/)
 TEMPLATES: dict[str, str] = {f"{name}.cs": f"udonsharp/{name}.cs.j2" for name in BEHAVIOURS}
 
@@ -70,6 +80,73 @@ def swizzle_lane_string() -> str:
     return "".join(str(registry.SWIZZLE_LANES.get(chr(ord("a") + i), 0)) for i in range(26))
 
 
+@dataclass(frozen=True)
+class TokenTables:
+    """The in-world lexer's and parser's tables, all from the registry (token types are
+    numbered EOF, IDENT, NUMBER, the keywords, then the punctuation)."""
+
+    names: tuple[str, ...]  # token type -> C# constant suffix
+    char_class: tuple[int, ...]  # ASCII code -> CC_* class
+    op_single: tuple[int, ...]  # ASCII code -> one-character token type (0 = none)
+    op_with_eq: tuple[int, ...]  # first character of a `c=` token -> its type
+    op_double: tuple[int, ...]  # first character of a `cc` token -> its type
+    bin_prec: tuple[int, ...]  # token type -> precedence level (1 = loosest, 0 = not binary)
+    bin_id: tuple[int, ...]  # token type -> BINOP operand id
+    unop_code: tuple[int, ...]  # token type -> UNOP operand (0 = not a prefix operator)
+    assign_kind: tuple[int, ...]  # token type -> 1 for = and op=, 2 for ++ and --, else 0
+    assign_binop: tuple[int, ...]  # token type -> BINOP id of op=, ++, --
+
+
+#: Character classes of the in-world lexer (only CC_IDENT and CC_DIGIT are >= CC_IDENT).
+CHAR_CLASSES = {"CC_OTHER": 0, "CC_SPACE": 1, "CC_NEWLINE": 2, "CC_IDENT": 3, "CC_DIGIT": 4}
+
+
+def token_tables() -> TokenTables:
+    names = ["EOF", "IDENT", "NUMBER", *(k.upper() for k in registry.KEYWORDS),
+             *registry.PUNCTUATION.values()]
+    ttype = {name: i for i, name in enumerate(names)}
+    by_symbol = {sym: ttype[name] for sym, name in registry.PUNCTUATION.items()}
+    char_class = [0] * 128
+    for c in range(128):
+        ch = chr(c)
+        if ch.isascii() and (ch.isalpha() or ch == "_"):
+            char_class[c] = CHAR_CLASSES["CC_IDENT"]
+        elif ch.isdigit():
+            char_class[c] = CHAR_CLASSES["CC_DIGIT"]
+        elif ch in " \t\r":
+            char_class[c] = CHAR_CLASSES["CC_SPACE"]
+        elif ch == "\n":
+            char_class[c] = CHAR_CLASSES["CC_NEWLINE"]
+    single, with_eq, double = [0] * 128, [0] * 128, [0] * 128
+    for sym, t in by_symbol.items():
+        if len(sym) == 1:
+            single[ord(sym)] = t
+        elif sym[1] == "=":
+            with_eq[ord(sym[0])] = t
+        else:
+            assert sym[0] == sym[1], f"two-character token {sym!r} is neither c= nor cc"
+            double[ord(sym[0])] = t
+    n = len(names)
+    bin_prec, bin_id, unop = [0] * n, [0] * n, [0] * n
+    assign_kind, assign_binop = [0] * n, [0] * n
+    for level, symbols in enumerate(registry.PRECEDENCE, start=1):
+        for sym in symbols:
+            bin_prec[by_symbol[sym]] = level
+            bin_id[by_symbol[sym]] = registry.BINOP_BY_SYMBOL[sym].id
+    for u in registry.UNARY_OPERATORS:
+        unop[by_symbol[u.symbol]] = u.code
+    assign_kind[by_symbol["="]] = 1
+    for sym, op in registry.COMPOUND_ASSIGN.items():
+        assign_kind[by_symbol[sym]] = 1
+        assign_binop[by_symbol[sym]] = registry.BINOP_BY_SYMBOL[op].id
+    for sym, op in registry.INCREMENT.items():
+        assign_kind[by_symbol[sym]] = 2
+        assign_binop[by_symbol[sym]] = registry.BINOP_BY_SYMBOL[op].id
+    return TokenTables(tuple(names), tuple(char_class), tuple(single), tuple(with_eq),
+                       tuple(double), tuple(bin_prec), tuple(bin_id), tuple(unop),
+                       tuple(assign_kind), tuple(assign_binop))
+
+
 def context() -> dict[str, object]:
     msgs = messages()
     fields = sorted({f for m in msgs for f in m.fields})
@@ -91,6 +168,11 @@ def context() -> dict[str, object]:
                      for k, v in registry.COMPOUND_ASSIGN.items()},
         "increment": {k: registry.BINOP_BY_SYMBOL[v].id for k, v in registry.INCREMENT.items()},
         "nan_bits": f"0x{registry.PAD_NAN_BITS:08X}",
+        "tokens": token_tables(),
+        "char_classes": CHAR_CLASSES,
+        "parts": PARTS,
+        "slice_budget": SLICE_BUDGET,
+        "swizzle_letters": sorted(registry.SWIZZLE_LANES),
     }
 
 

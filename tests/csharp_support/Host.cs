@@ -1,13 +1,25 @@
 // Test host (not Udon code): feeds many programs to the generated Compiler in one mono
 // process and prints one JSON line per program:
-//   {"i": k, "out": output.text, "uploads": n, "upload_ok": bool, "slots": "<hex>", "exc": null|"..."}
+//   {"i": k, "out": output.text, "uploads": n, "upload_events": e, "upload_ok": bool,
+//    "slots": "<hex>", "frames": f, "exc": null|"..."}
 // "slots" holds the uploaded float bits (8 hex digits per lane, 4 lanes per slot) up to the
-// last slot that is not all zero; the host checks that the rest is zero ("tail_zero").
+// last slot that is not all zero. "uploads" counts SetVectorArray calls, "upload_events" the
+// Udon events they happened in (1 when the program was uploaded at once).
+// A compile may run across frames: Compile() starts it and, while the Compiler's `compiling`
+// field is true, the host delivers frames (one Update() call each) until it is done, at most
+// FrameCap of them ("exc" is then "NOT-FINISHED: ..."); "frames" counts them. A Compiler
+// without a `compiling` member finishes inside Compile() (frames 0).
 // Usage: mono Host.exe LISTFILE   (one program path per line; files read as UTF-8, BOM kept)
 //        mono Host.exe --repeat N FILE   (time N compilations of one file)
+//        mono Host.exe --behaviours      (Compiler, SyncCode, ExampleButton together)
+//        mono Host.exe --probe           ({"compiling_member": bool, "update_method": bool,
+//                                          "frame_cap": N})
+//        mono Host.exe --overlap A B C D (compiles interrupted by new ones; see Overlap)
 
 using System;
 using System.IO;
+using System.Collections.Generic;
+using System.Reflection;
 using System.Text;
 using System.Threading;
 using UnityEngine;
@@ -16,6 +28,82 @@ using UnityEngine.UI;
 public static class Host
 {
     private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false, false);
+
+    // Frames one compile may take before the host gives up on it.
+    private const int FrameCap = 5000000;
+
+    // Compiler.Update is private (a Unity message); bound per compiler with UpdateOf.
+    private static readonly MethodInfo UpdateMethod = typeof(Compiler).GetMethod("Update",
+        BindingFlags.NonPublic | BindingFlags.Public | BindingFlags.Instance);
+
+    // The sliced compiler's `public bool compiling`; null for a compiler that has none (it
+    // finishes inside Compile, so the host delivers no frames).
+    private static readonly FieldInfo CompilingField = typeof(Compiler).GetField("compiling",
+        BindingFlags.Public | BindingFlags.Instance);
+    private static readonly PropertyInfo CompilingProperty = CompilingField != null ? null
+        : typeof(Compiler).GetProperty("compiling", BindingFlags.Public | BindingFlags.Instance);
+
+    private static bool HasCompilingMember
+    {
+        get { return CompilingField != null || CompilingProperty != null; }
+    }
+
+    private sealed class NotFinishedException : Exception
+    {
+        public NotFinishedException(int frames)
+            : base("NOT-FINISHED: still compiling after " + frames + " frames")
+        {
+        }
+    }
+
+    private static bool Compiling(Compiler c)
+    {
+        if (CompilingField != null)
+        {
+            return (bool)CompilingField.GetValue(c);
+        }
+        return CompilingProperty != null && (bool)CompilingProperty.GetValue(c, null);
+    }
+
+    private static Action UpdateOf(Compiler c)
+    {
+        return (Action)Delegate.CreateDelegate(typeof(Action), c, UpdateMethod);
+    }
+
+    // Starts a new Udon event (the material stub tags SetVectorArray calls with it).
+    private static void BeginEvent(Compiler c)
+    {
+        if (c.screenMat != null)
+        {
+            c.screenMat.BeginEvent();
+        }
+    }
+
+    // Delivers frames (one Update each) while c is compiling; adds them to `frames`.
+    private static void Finish(Compiler c, Action update, ref int frames)
+    {
+        int start = frames;
+        while (Compiling(c))
+        {
+            if (frames - start >= FrameCap)
+            {
+                throw new NotFinishedException(frames - start);
+            }
+            BeginEvent(c);
+            update();
+            frames++;
+        }
+    }
+
+    // Compile() as the button press, then frames until the compile is done.
+    private static int CompileAndFinish(Compiler c, Action update)
+    {
+        int frames = 0;
+        BeginEvent(c);
+        c.Compile();
+        Finish(c, update, ref frames);
+        return frames;
+    }
 
     public static int Main(string[] args)
     {
@@ -33,23 +121,46 @@ public static class Host
         c.input = new InputField();
         c.output = new Text();
         c.screenMat = new Material();
+        Action update = UpdateOf(c);
         if (args.Length == 3 && args[0] == "--repeat")
         {
             int n = int.Parse(args[1]);
             c.input.text = Utf8.GetString(File.ReadAllBytes(args[2]));
+            int frames = 0;
             var sw = System.Diagnostics.Stopwatch.StartNew();
             for (int k = 0; k < n; k++)
             {
-                c.Compile();
+                c.screenMat.Uploads.Clear();  // keep memory flat over many repeats
+                frames = CompileAndFinish(c, update);
             }
             sw.Stop();
             Console.WriteLine("{\"out\": " + Json(c.output.text) + ", \"ms_per_compile\": "
-                + (sw.Elapsed.TotalMilliseconds / n).ToString("R", System.Globalization.CultureInfo.InvariantCulture) + "}");
+                + (sw.Elapsed.TotalMilliseconds / n).ToString("R", System.Globalization.CultureInfo.InvariantCulture)
+                + ", \"frames\": " + frames + "}");
             return 0;
         }
         if (args.Length == 1 && args[0] == "--behaviours")
         {
             Console.WriteLine(Behaviours());
+            return 0;
+        }
+        if (args.Length == 1 && args[0] == "--probe")
+        {
+            Console.WriteLine("{\"compiling_member\": " + Bool(HasCompilingMember)
+                + ", \"update_method\": " + Bool(UpdateMethod != null)
+                + ", \"frame_cap\": " + FrameCap + "}");
+            return 0;
+        }
+        if (args.Length == 5 && args[0] == "--overlap")
+        {
+            string[] texts = new string[4];
+            for (int k = 0; k < 4; k++)
+            {
+                texts[k] = Utf8.GetString(File.ReadAllBytes(args[k + 1]));
+            }
+            TextWriter w = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
+            w.WriteLine(Overlap(texts[0], texts[1], texts[2], texts[3]));
+            w.Flush();
             return 0;
         }
         string[] paths = File.ReadAllLines(args[0]);
@@ -64,18 +175,197 @@ public static class Host
             c.output.text = "";
             c.screenMat = new Material();
             string exc = null;
+            int frames = 0;
             try
             {
+                BeginEvent(c);
                 c.Compile();
+                Finish(c, update, ref frames);
+            }
+            catch (NotFinishedException e)
+            {
+                exc = e.Message;
             }
             catch (Exception e)
             {
                 exc = e.GetType().Name + ": " + e.Message + " " + e.StackTrace;
             }
-            stdout.WriteLine(Record(k, c, exc));
+            stdout.WriteLine(Record(k, c, exc, frames));
         }
         stdout.Flush();
         return 0;
+    }
+
+    // One delivered event, or a run of identical Update frames (count > 1) in --overlap.
+    private sealed class Ev
+    {
+        public string Step;
+        public string Call;
+        public int Count = 1;
+        public bool Compiling;
+        public string Out;
+        public List<string> Names = new List<string>();
+        public string Slots;  // the program of this event's upload, when it set all 4 arrays
+    }
+
+    // --overlap A B C D: a compile interrupted by a new one must never reach the material.
+    //  (a) A compiled to completion (the program on the material before the rest);
+    //  (b) Compile() B, 3 frames, text = C, Compile() again (a press during a compile), finish;
+    //  (c) Compile() A, 2 frames, text = D, CompileReceived() (synced text arriving during a
+    //      compile), finish.
+    // Every event is recorded (compiling, output.text, the SetVectorArray calls in it); runs
+    // of identical Update frames without uploads are merged into one record with "count".
+    private static string Overlap(string a, string b, string cText, string d)
+    {
+        Compiler c = new Compiler();
+        c.input = new InputField();
+        c.output = new Text();
+        Material m = new Material();
+        c.screenMat = m;
+        Action update = UpdateOf(c);
+        List<Ev> events = new List<Ev>();
+        StringBuilder steps = new StringBuilder();
+        string exc = null;
+        string step = "a";
+        int frames = 0;
+        bool busy = false;
+        try
+        {
+            c.input.text = a;
+            Deliver(c, events, step, "Compile", c.Compile);
+            frames = RunToEnd(c, events, step, update);
+            AppendStep(steps, step, c, frames, null);
+
+            step = "b";
+            c.input.text = b;
+            Deliver(c, events, step, "Compile", c.Compile);
+            frames = Frames(c, events, step, update, 3);
+            busy = Compiling(c);
+            c.input.text = cText;
+            Deliver(c, events, step, "Compile", c.Compile);
+            frames += RunToEnd(c, events, step, update);
+            AppendStep(steps, step, c, frames, busy);
+
+            step = "c";
+            c.input.text = a;
+            Deliver(c, events, step, "Compile", c.Compile);
+            frames = Frames(c, events, step, update, 2);
+            busy = Compiling(c);
+            c.input.text = d;
+            Deliver(c, events, step, "CompileReceived", c.CompileReceived);
+            frames += RunToEnd(c, events, step, update);
+            AppendStep(steps, step, c, frames, busy);
+        }
+        catch (NotFinishedException e)
+        {
+            exc = "step " + step + ": " + e.Message;
+        }
+        catch (Exception e)
+        {
+            exc = "step " + step + ": " + e.GetType().Name + ": " + e.Message + " " + e.StackTrace;
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.Append("{\"compiling_member\": ").Append(Bool(HasCompilingMember));
+        sb.Append(", \"events\": [");
+        for (int k = 0; k < events.Count; k++)
+        {
+            Ev e = events[k];
+            if (k > 0)
+            {
+                sb.Append(", ");
+            }
+            sb.Append("{\"step\": ").Append(Json(e.Step));
+            sb.Append(", \"call\": ").Append(Json(e.Call));
+            sb.Append(", \"count\": ").Append(e.Count);
+            sb.Append(", \"compiling\": ").Append(Bool(e.Compiling));
+            sb.Append(", \"out\": ").Append(Json(e.Out));
+            sb.Append(", \"uploads\": ").Append(e.Names.Count);
+            sb.Append(", \"upload_names\": [");
+            for (int n = 0; n < e.Names.Count; n++)
+            {
+                sb.Append(n > 0 ? ", " : "").Append(Json(e.Names[n]));
+            }
+            sb.Append("], \"upload_slots\": ").Append(e.Slots == null ? "null" : "\"" + e.Slots + "\"");
+            sb.Append("}");
+        }
+        sb.Append("], \"steps\": {").Append(steps.ToString()).Append("}");
+        sb.Append(", \"exc\": ").Append(exc == null ? "null" : Json(exc));
+        sb.Append("}");
+        return sb.ToString();
+    }
+
+    private static void AppendStep(StringBuilder steps, string step, Compiler c, int frames, object busy)
+    {
+        string slots = SlotsHex(c.screenMat.Arrays);
+        if (steps.Length > 0)
+        {
+            steps.Append(", ");
+        }
+        steps.Append(Json(step)).Append(": {\"out\": ").Append(Json(c.output.text));
+        steps.Append(", \"slots\": ").Append(slots == null ? "null" : "\"" + slots + "\"");
+        steps.Append(", \"frames\": ").Append(frames);
+        steps.Append(", \"compiling_at_interrupt\": ").Append(busy == null ? "null" : Bool((bool)busy));
+        steps.Append("}");
+    }
+
+    // Delivers one event and records what it did.
+    private static void Deliver(Compiler c, List<Ev> events, string step, string call, Action act)
+    {
+        Material m = c.screenMat;
+        m.BeginEvent();
+        int e = m.Event;
+        act();
+        Ev ev = new Ev();
+        ev.Step = step;
+        ev.Call = call;
+        ev.Compiling = Compiling(c);
+        ev.Out = c.output.text;
+        Dictionary<string, Vector4[]> set = new Dictionary<string, Vector4[]>();
+        foreach (ArrayUpload u in m.UploadsIn(e))
+        {
+            ev.Names.Add(u.Name);
+            set[u.Name] = u.Values;
+        }
+        if (ev.Names.Count == 4 && set.Count == 4)
+        {
+            ev.Slots = SlotsHex(set);
+        }
+        Ev last = events.Count > 0 ? events[events.Count - 1] : null;
+        if (last != null && call == "Update" && last.Call == "Update" && last.Step == step
+            && last.Compiling == ev.Compiling && last.Out == ev.Out
+            && last.Names.Count == 0 && ev.Names.Count == 0)
+        {
+            last.Count++;
+            return;
+        }
+        events.Add(ev);
+    }
+
+    // Up to `max` frames, stopping early when the compile is done; returns how many ran.
+    private static int Frames(Compiler c, List<Ev> events, string step, Action update, int max)
+    {
+        int n = 0;
+        while (n < max && Compiling(c))
+        {
+            Deliver(c, events, step, "Update", update);
+            n++;
+        }
+        return n;
+    }
+
+    private static int RunToEnd(Compiler c, List<Ev> events, string step, Action update)
+    {
+        int n = 0;
+        while (Compiling(c))
+        {
+            if (n >= FrameCap)
+            {
+                throw new NotFinishedException(n);
+            }
+            Deliver(c, events, step, "Update", update);
+            n++;
+        }
+        return n;
     }
 
     // Drives Compiler, SyncCode, ExampleButton and the input relay once; prints what they did.
@@ -96,12 +386,14 @@ public static class Host
         sync.input = field;
         sync.compiler = c;
         c.sync = sync;
+        Action update = UpdateOf(c);
+        int frames = 0;  // all frames delivered to the compilers here
 
         // the Compile button: share (take ownership, sync the text), then compile locally
         VRC.SDKBase.Networking.LocalPlayer = me;
         VRC.SDKBase.Networking.Owner = other;
         field.text = "x = 1; x";
-        c.Compile();
+        frames += CompileAndFinish(c, update);
         bool owner = VRC.SDKBase.Networking.Owner == me;
         string compileOut = c.output.text;
         int compileUploads = c.screenMat.ArrayUploads;
@@ -116,7 +408,7 @@ public static class Host
             && (string)synced.GetValue(sync) == "y = 2; y"
             && c.screenMat.ArrayUploads == uploadsBeforeShare && c.output.text == compileOut;
         field.text = "x = 1; x";
-        c.Compile();
+        frames += CompileAndFinish(c, update);
 
         // a remote client: its own input field, compiler and SyncCode, fed by deserialization
         VRC.SDKBase.Networking.LocalPlayer = other;
@@ -130,7 +422,9 @@ public static class Host
         sync2.compiler = c2;
         c2.sync = sync2;
         synced.SetValue(sync2, synced.GetValue(sync));
+        BeginEvent(c2);
         sync2.OnDeserialization();
+        Finish(c2, UpdateOf(c2), ref frames);
         // receiving must not share back: no serialization, no ownership change
         bool remoteQuiet = sync2.SerializationRequests == 0 && VRC.SDKBase.Networking.Owner == me;
         VRC.SDKBase.Networking.LocalPlayer = me;
@@ -141,7 +435,9 @@ public static class Host
         button.compiler = c;
         button.program = "float3(1, 0, 0)";
         int serializationsBeforeExample = sync.SerializationRequests;
+        BeginEvent(c);
         button.Load();
+        Finish(c, update, ref frames);
         string afterExample = c.output.text;
         string exampleText = field.text;
         bool exampleShared = sync.SerializationRequests == serializationsBeforeExample + 1
@@ -150,7 +446,7 @@ public static class Host
         // errors: shared like any text, but nothing is uploaded
         field.text = "x = ;";
         int before = c.screenMat.ArrayUploads;
-        c.Compile();
+        frames += CompileAndFinish(c, update);
         string afterError = c.output.text;
         int uploadsOnError = c.screenMat.ArrayUploads - before;
         bool errorShared = (string)synced.GetValue(sync) == "x = ;";
@@ -162,13 +458,13 @@ public static class Host
         string largest = LargestProgram(limit);
         field.text = largest;
         int serializationsBeforeMax = sync.SerializationRequests;
-        c.Compile();
+        frames += CompileAndFinish(c, update);
         string maxOut = c.output.text;
         bool maxSynced = sync.SerializationRequests == serializationsBeforeMax + 1
             && (string)synced.GetValue(sync) == largest;
         field.text = largest + " ";
         int serializationsBeforeLong = sync.SerializationRequests;
-        c.Compile();
+        frames += CompileAndFinish(c, update);
         string longOut = c.output.text;
         bool longNotSynced = sync.SerializationRequests == serializationsBeforeLong
             && (string)synced.GetValue(sync) == largest;
@@ -179,14 +475,14 @@ public static class Host
         c3.input.text = "float3(0, 1, 0)";
         c3.output = new Text();
         c3.screenMat = new Material();
-        c3.Compile();
+        frames += CompileAndFinish(c3, UpdateOf(c3));
 
         c.InputUse(true, null);
         c.InputGrab(true, null);
         c.InputMoveHorizontal(0.25f, null);
         c.InputLookVertical(-0.5f, null);
-        typeof(Compiler).GetMethod("Update", System.Reflection.BindingFlags.NonPublic
-            | System.Reflection.BindingFlags.Instance).Invoke(c, null);
+        BeginEvent(c);
+        update();
         Vector4 b = c.screenMat.Vectors["_InputButton"];
         Vector4 a = c.screenMat.Vectors["_InputAxis"];
 
@@ -210,7 +506,8 @@ public static class Host
             + ", \"axis\": [" + a.x.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
             + a.y.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
             + a.z.ToString(System.Globalization.CultureInfo.InvariantCulture) + ", "
-            + a.w.ToString(System.Globalization.CultureInfo.InvariantCulture) + "]}";
+            + a.w.ToString(System.Globalization.CultureInfo.InvariantCulture) + "]"
+            + ", \"frames\": " + frames + "}";
     }
 
     private static string Bool(bool b)
@@ -218,46 +515,55 @@ public static class Host
         return b ? "true" : "false";
     }
 
-    private static string Record(int k, Compiler c, string exc)
+    private static string Record(int k, Compiler c, string exc, int frames)
     {
         Material m = c.screenMat;
         StringBuilder sb = new StringBuilder();
         sb.Append("{\"i\": ").Append(k);
         sb.Append(", \"out\": ").Append(Json(c.output.text));
         sb.Append(", \"uploads\": ").Append(m.ArrayUploads);
-        bool uploadOk = m.ArrayUploads == 4;
+        sb.Append(", \"upload_events\": ").Append(m.UploadEvents());
+        string slots = m.ArrayUploads == 4 ? SlotsHex(m.Arrays) : null;
+        sb.Append(", \"upload_ok\": ").Append(slots != null ? "true" : "false");
+        if (slots != null)
+        {
+            sb.Append(", \"slots\": \"").Append(slots).Append("\"");
+        }
+        sb.Append(", \"frames\": ").Append(frames);
+        sb.Append(", \"exc\": ").Append(exc == null ? "null" : Json(exc));
+        sb.Append("}");
+        return sb.ToString();
+    }
+
+    // The program held by arrays _Program0.._Program3 (1023 slots each) as hex, 8 digits per
+    // lane and 4 lanes per slot, up to the last slot that is not all zero; null when an array
+    // is missing or has another length.
+    private static string SlotsHex(Dictionary<string, Vector4[]> arrays)
+    {
         Vector4[] all = new Vector4[4 * 1023];
-        for (int a = 0; a < 4 && uploadOk; a++)
+        for (int a = 0; a < 4; a++)
         {
             Vector4[] arr;
-            if (!m.Arrays.TryGetValue("_Program" + a, out arr) || arr.Length != 1023)
+            if (!arrays.TryGetValue("_Program" + a, out arr) || arr.Length != 1023)
             {
-                uploadOk = false;
-                break;
+                return null;
             }
             Array.Copy(arr, 0, all, a * 1023, 1023);
         }
-        sb.Append(", \"upload_ok\": ").Append(uploadOk ? "true" : "false");
-        if (uploadOk)
+        int last = -1;
+        for (int s = 0; s < all.Length; s++)
         {
-            int last = -1;
-            for (int s = 0; s < all.Length; s++)
+            if (Bits(all[s].x) != 0 || Bits(all[s].y) != 0 || Bits(all[s].z) != 0 || Bits(all[s].w) != 0)
             {
-                if (Bits(all[s].x) != 0 || Bits(all[s].y) != 0 || Bits(all[s].z) != 0 || Bits(all[s].w) != 0)
-                {
-                    last = s;
-                }
+                last = s;
             }
-            sb.Append(", \"slots\": \"");
-            for (int s = 0; s <= last; s++)
-            {
-                sb.Append(Bits(all[s].x).ToString("x8")).Append(Bits(all[s].y).ToString("x8"));
-                sb.Append(Bits(all[s].z).ToString("x8")).Append(Bits(all[s].w).ToString("x8"));
-            }
-            sb.Append("\"");
         }
-        sb.Append(", \"exc\": ").Append(exc == null ? "null" : Json(exc));
-        sb.Append("}");
+        StringBuilder sb = new StringBuilder(32 * (last + 1));
+        for (int s = 0; s <= last; s++)
+        {
+            sb.Append(Bits(all[s].x).ToString("x8")).Append(Bits(all[s].y).ToString("x8"));
+            sb.Append(Bits(all[s].z).ToString("x8")).Append(Bits(all[s].w).ToString("x8"));
+        }
         return sb.ToString();
     }
 

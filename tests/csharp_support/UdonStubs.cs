@@ -36,22 +36,80 @@ namespace UnityEngine
     public class MonoBehaviour : Behaviour { }
 
     // UnityEngine.Material (exposed: SetVectorArray(string, Vector4[]), SetVector(string, Vector4)).
-    // The stub records what was uploaded so the host can dump it.
+    // The stub records what was uploaded so the host can dump it: the last array per name
+    // (Arrays), the number of SetVectorArray calls (ArrayUploads) and every call in order with
+    // the event it happened in (Uploads). Event is test-only: the host calls BeginEvent before
+    // each Udon event it delivers (Compile, CompileReceived, one Update frame, ...), so a test
+    // can tell whether the arrays of one program were all set within a single event.
     public class Material : Object
     {
         public readonly Dictionary<string, Vector4[]> Arrays = new Dictionary<string, Vector4[]>();
         public readonly Dictionary<string, Vector4> Vectors = new Dictionary<string, Vector4>();
+        public readonly List<ArrayUpload> Uploads = new List<ArrayUpload>();
         public int ArrayUploads;
+        public int Event;
+
+        public void BeginEvent()
+        {
+            Event++;
+        }
+
+        // The SetVectorArray calls made during event `e`, in order.
+        public List<ArrayUpload> UploadsIn(int e)
+        {
+            List<ArrayUpload> found = new List<ArrayUpload>();
+            foreach (ArrayUpload u in Uploads)
+            {
+                if (u.Event == e)
+                {
+                    found.Add(u);
+                }
+            }
+            return found;
+        }
+
+        // How many distinct events made at least one SetVectorArray call.
+        public int UploadEvents()
+        {
+            int n = 0;
+            int last = int.MinValue;
+            foreach (ArrayUpload u in Uploads)
+            {
+                if (u.Event != last)
+                {
+                    n++;
+                    last = u.Event;
+                }
+            }
+            return n;
+        }
 
         public void SetVectorArray(string name, Vector4[] values)
         {
             ArrayUploads++;
-            Arrays[name] = (Vector4[])values.Clone();
+            Vector4[] copy = (Vector4[])values.Clone();
+            Arrays[name] = copy;
+            Uploads.Add(new ArrayUpload(name, copy, Event));
         }
 
         public void SetVector(string name, Vector4 value)
         {
             Vectors[name] = value;
+        }
+    }
+
+    // One recorded SetVectorArray call (test-only; not an Udon type).
+    public sealed class ArrayUpload
+    {
+        public readonly string Name;
+        public readonly Vector4[] Values;  // a copy taken at the call
+        public readonly int Event;
+
+        public ArrayUpload(string name, Vector4[] values, int e)
+        {
+            Name = name;
+            Values = values;
+            Event = e;
         }
     }
 

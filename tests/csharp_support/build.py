@@ -1,8 +1,9 @@
 """Compile the generated behaviours with mono's mcs against the stubs, and run the host.
 
 `build(dir)` renders the templates (or takes given texts), writes them next to the stubs
-and the host and compiles Host.exe. `run_batch(exe, sources)` compiles many programs in one
-mono process and returns one result per program.
+and the host and compiles Host.exe; `shared_host` builds it from the templates once per test
+session for every test module. `run_batch(exe, sources)` compiles many programs in one mono
+process and returns one result per program (the host drives each compile's frames to the end).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ HERE = Path(__file__).resolve().parent
 STUBS = HERE / "UdonStubs.cs"
 HOST = HERE / "Host.cs"
 SLOTS = 4092
+
+_shared_hosts: dict[Path, Path] = {}  # pytest's base temp dir -> Host.exe
 
 
 def tools_available() -> bool:
@@ -50,6 +53,15 @@ def build(out: Path, files: dict[str, str] | None = None, defines: tuple[str, ..
     return exe
 
 
+def shared_host(tmp_path_factory) -> Path:
+    """Host.exe built from the rendered templates, once per session (pytest's
+    tmp_path_factory), shared by the test modules that use the unmodified templates."""
+    base = tmp_path_factory.getbasetemp()
+    if base not in _shared_hosts:
+        _shared_hosts[base] = build(tmp_path_factory.mktemp("udonsharp"))
+    return _shared_hosts[base]
+
+
 @dataclass
 class HostResult:
     out: str  # output.text
@@ -57,13 +69,16 @@ class HostResult:
     upload_ok: bool
     slots: np.ndarray | None  # uint32 [4092][4] bits, when uploaded
     exception: str | None
+    frames: int = 0  # Update() frames the compile took after Compile() (0: done in Compile)
+    upload_events: int = 0  # events with SetVectorArray calls (1: uploaded at once)
 
     @property
     def ok(self) -> bool:
         return self.upload_ok and self.out.startswith("compiled:")
 
 
-def _slots(hexstr: str) -> np.ndarray:
+def decode_slots(hexstr: str) -> np.ndarray:
+    """The host's slot hex (trailing zero slots cut) as uint32 bits [4092][4]."""
     raw = bytes.fromhex(hexstr)
     words = np.frombuffer(raw, dtype=">u4").astype(np.uint32)
     full = np.zeros(SLOTS * 4, dtype=np.uint32)
@@ -89,9 +104,10 @@ def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[Host
     results: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
     for line in proc.stdout.decode("utf-8").splitlines():
         rec = json.loads(line)
-        slots = _slots(rec["slots"]) if rec.get("upload_ok") else None
+        slots = decode_slots(rec["slots"]) if rec.get("upload_ok") else None
         results[rec["i"]] = HostResult(rec["out"], rec["uploads"], rec["upload_ok"], slots,
-                                       rec["exc"])
+                                       rec["exc"], rec.get("frames", 0),
+                                       rec.get("upload_events", 0))
     missing = [k for k, r in enumerate(results) if r is None]
     if missing:
         raise RuntimeError(f"host printed no result for programs {missing[:10]}")

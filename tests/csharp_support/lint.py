@@ -24,7 +24,8 @@ FORBIDDEN: list[tuple[str, str]] = [
     (r"\bvar\b", "implicit var (keep types explicit for U#)"),
     (r"\bforeach\b", "foreach (slow in Udon)"),
     (r"\$\"", "interpolated string"),
-    (r"\bswitch\b", "switch (keep to if chains)"),
+    # UdonSharp 1.x compiles `switch` (a jump table for 4+ small int labels), so it may stay.
+    (r"\[RecursiveMethod\]", "[RecursiveMethod] (the in-world compiler never recurses)"),
 ]
 
 
@@ -61,9 +62,10 @@ def lint(code: str) -> list[str]:
         # a local function: a type, a name and a parameter list followed by a block
         if re.search(r"^\s+(?:static\s+)?[\w\[\]]+\s+\w+\([^;]*\)\s*$", body, re.M):
             problems.append(f"local function inside {name}")
-    recursive = set(re.findall(r"\[RecursiveMethod\]\s*\n\s*private \w+ (\w+)\(", code))
-    problems.extend(f"recursive method {n} lacks [RecursiveMethod]"
-                    for n in sorted(_recursive_methods(clean) - recursive))
+    # A resumable compiler keeps its state in fields and explicit stacks: no method may be
+    # on a call cycle (a compile must stop at any step and go on in the next frame).
+    problems.extend(f"recursion: {n} is on a call cycle"
+                    for n in sorted(_recursive_methods(clean)))
     return problems
 
 

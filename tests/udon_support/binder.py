@@ -198,6 +198,8 @@ class Binder:
             self.expr_to(field_(node, "condition"), BOOL)
         elif kind == "for_statement":
             self.for_stmt(node)
+        elif kind == "switch_statement":
+            self.switch_stmt(node)
         elif kind == "return_statement":
             value = named(node)
             if value:
@@ -229,6 +231,43 @@ class Binder:
         self.block(then)
         if other is not None:
             self.block(other)
+
+    def switch_stmt(self, node: Node) -> None:
+        """UdonSharp's BoundSwitchStatement: an integer switch with 4 or more constant labels
+        in 0..256 is a jump table (range tests and a UInt32[] Get); any other switch tests
+        the labels one by one with the governing type's Equality operator."""
+        governing = self.expr(named(node)[0]).type
+        labels: list[Value] = []
+        body = next(c for c in named(node) if c.type == "switch_body")
+        for section in named(body):
+            if section.type != "switch_section":
+                continue
+            self.scopes.append({})
+            try:
+                for child in named(section):
+                    if child.type == "constant_pattern":
+                        value = self.expr(named(child)[0])
+                        if not value.constant:
+                            raise self.error(child, "a switch label that is not a constant")
+                        labels.append(value)
+                    elif child.type.endswith("pattern") or child.type == "when_clause":
+                        raise self.error(child, f"switch label {child.type}")
+                    else:
+                        self.stmt(child)
+            finally:
+                self.scopes.pop()
+        u = self.w.udon(governing)
+        table = (u in ("SystemInt32", "SystemUInt32", "SystemInt16", "SystemUInt16",
+                       "SystemByte", "SByte", "SystemChar")
+                 and len(labels) >= 4
+                 and all(isinstance(v.value, int) and 0 <= v.value <= 256 for v in labels))
+        if table:
+            self.emit_all((f"{u}.__op_GreaterThanOrEqual__{u}_{u}__SystemBoolean",
+                           f"{u}.__op_LessThanOrEqual__{u}_{u}__SystemBoolean",
+                           "SystemUInt32Array.__Get__SystemInt32__SystemUInt32"), node)
+        else:
+            for _ in labels:
+                self.emit(f"{u}.__op_Equality__{u}_{u}__SystemBoolean", node)
 
     def for_stmt(self, node: Node) -> None:
         self.scopes.append({})

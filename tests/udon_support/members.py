@@ -140,6 +140,7 @@ MEMBERS: list[Member] = [
     _method(S, "Contains", ("string",), "bool"),
     _method(S, "StartsWith", ("string",), "bool"),
     _method(S, "Replace", ("string", "string"), "string"),
+    _method(S, "GetHashCode", (), "int"),
     _method(S, "Split", ("char[]",), "string[]"),
     _method(S, "Trim", (), "string"),
     _method(S, "ToLower", (), "string"),

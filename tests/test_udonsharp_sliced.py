@@ -1,0 +1,186 @@
+"""The in-world compiler compiles in slices across frames: Compile()/CompileReceived() start a
+compile, Update() continues it while `compiling` is true, output.text shows "compiling..." until
+the end, and only a finished compile reaches the material -- all 4 arrays in one event. A new
+Compile()/CompileReceived() during a compile abandons it: its program is never uploaded.
+
+The host's --overlap mode (tests/csharp_support/Host.cs) drives one Compiler through
+  (a) A compiled to completion;
+  (b) Compile() B, 3 frames, text = C, Compile() again, frames to the end;
+  (c) Compile() A, 2 frames, text = D, CompileReceived(), frames to the end;
+and records every event. Tests that need the sliced Compiler skip while it has no `compiling`
+member (a compiler that finishes inside Compile()).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from psl.compiler import compile_source
+from tests.conftest import CORPUS
+from tests.csharp_support import build as csbuild
+from tests.test_udonsharp_diff import reference
+
+pytestmark = pytest.mark.skipif(not csbuild.tools_available(),
+                                reason="mono-mcs/mono-runtime not installed")
+
+#: (a) the baseline, and in (c) the compile abandoned by received text: big (many frames)
+A = CORPUS / "apps_TableTennisPro.psl"
+#: (b) the compile abandoned by a second press: the biggest corpus program
+B = CORPUS / "scene_pong_by_fuopy.psl"
+#: (b) the press during B's compile
+C = CORPUS / "scene_spiral.psl"
+#: (c) the text received during A's compile
+D = CORPUS / "scene_mandelbrot.psl"
+
+UPLOAD_NAMES = [f"_Program{k}" for k in range(4)]
+
+
+@pytest.fixture(scope="session")
+def host(tmp_path_factory) -> Path:
+    return csbuild.shared_host(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def probe(host) -> dict:
+    proc = subprocess.run(["mono", str(host), "--probe"], capture_output=True, text=True,
+                          check=True, timeout=120)
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture
+def sliced(probe) -> None:
+    if not probe["compiling_member"]:
+        pytest.skip("Compiler has no `compiling` member: it still compiles inside Compile() "
+                    "(the sliced compiler has not landed)")
+
+
+@pytest.fixture(scope="module")
+def overlap(host) -> dict:
+    proc = subprocess.run(["mono", str(host), "--overlap", str(A), str(B), str(C), str(D)],
+                          capture_output=True, timeout=1200)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    result = json.loads(proc.stdout.decode("utf-8"))
+    assert result["exc"] is None, result["exc"]
+    return result
+
+
+@functools.cache
+def psl(path: Path) -> tuple[np.ndarray | None, str]:
+    """(padded slot bits or None, output.text) as the reference compiler has them."""
+    src = path.read_text(encoding="utf-8")
+    slots, error = reference(src)
+    if slots is None:
+        return None, error
+    program = compile_source(src).program
+    assert program is not None
+    return slots, (f"compiled: {len(program.instructions)} instructions, "
+                   f"{program.registers} registers")
+
+
+def same(hexslots: str | None, slots: np.ndarray | None) -> bool:
+    if hexslots is None or slots is None:
+        return hexslots is None and slots is None
+    return np.array_equal(csbuild.decode_slots(hexslots), slots)
+
+
+def which(hexslots: str) -> str:
+    """The name of the program an upload holds ("?" for none of A, B, C, D)."""
+    for name, path in (("A", A), ("B", B), ("C", C), ("D", D)):
+        if same(hexslots, psl(path)[0]):
+            return name
+    return "?"
+
+
+def uploads(overlap: dict, step: str) -> list[dict]:
+    return [e for e in overlap["events"] if e["step"] == step and e["uploads"]]
+
+
+def test_programs_are_distinct_and_compile():
+    programs = [psl(p)[0] for p in (A, B, C, D)]
+    assert all(p is not None for p in programs)
+    for i in range(4):
+        for j in range(i):
+            assert not np.array_equal(programs[i], programs[j])
+
+
+def test_probe(probe):
+    assert probe["update_method"]
+    assert probe["frame_cap"] >= 1_000_000
+
+
+def test_overlap_ends_with_the_last_program(overlap):
+    """Holds for any compiler: after (a) A is on the material, after (b) C, after (c) D, with
+    psl's texts; every upload sets the 4 arrays once each, within one event, and holds a
+    whole program."""
+    for step, path in (("a", A), ("b", C), ("c", D)):
+        slots, text = psl(path)
+        got = overlap["steps"][step]
+        assert got["out"] == text, step
+        assert same(got["slots"], slots), f"after ({step}) the material holds {which(got['slots'])}"
+        last = [e for e in overlap["events"] if e["step"] == step][-1]
+        assert not last["compiling"] and last["out"] == text, (step, last)
+    for e in overlap["events"]:
+        if e["uploads"]:
+            assert sorted(e["upload_names"]) == UPLOAD_NAMES, e["upload_names"]
+            assert e["upload_slots"] is not None
+            assert which(e["upload_slots"]) != "?", (e["step"], e["call"])
+
+
+def test_overlap_interrupts_a_running_compile(overlap, sliced):
+    """The second press (b) and the received text (c) arrive while a compile runs."""
+    assert overlap["steps"]["b"]["compiling_at_interrupt"], (
+        f"{B.name} finished within 3 frames: (b) needs a program that takes longer")
+    assert overlap["steps"]["c"]["compiling_at_interrupt"], (
+        f"{A.name} finished within 2 frames: (c) needs a program that takes longer")
+    assert overlap["steps"]["a"]["frames"] >= 2
+
+
+def test_overlap_abandoned_compiles_never_upload(overlap, sliced):
+    """Each step uploads once, at its end: A in (a), C in (b), D in (c) -- never B, never the
+    A abandoned in (c)."""
+    for step, want in (("a", "A"), ("b", "C"), ("c", "D")):
+        got = [which(e["upload_slots"]) for e in uploads(overlap, step)]
+        assert got == [want], f"({step}) uploaded {got}"
+        events = [e for e in overlap["events"] if e["step"] == step]
+        assert events[-1]["uploads"] == 4, f"({step}) did not upload in its last event"
+
+
+def test_overlap_progress_text(overlap, sliced):
+    """While compiling, output.text starts with "compiling"; an event that leaves the compiler
+    idle shows the final text, and uploads happen only in such an event."""
+    finals = {psl(p)[1] for p in (A, B, C, D)}
+    for e in overlap["events"]:
+        if e["compiling"]:
+            assert e["out"].startswith("compiling"), e
+            assert e["uploads"] == 0, e
+        else:
+            assert e["out"] in finals, e
+    for step in "abc":
+        events = [e for e in overlap["events"] if e["step"] == step]
+        assert [e["compiling"] for e in events[:-1]] == [True] * (len(events) - 1), step
+        frames = sum(e["count"] for e in events if e["call"] == "Update")
+        assert frames == overlap["steps"][step]["frames"]
+
+
+def test_list_mode_counts_frames(host, sliced):
+    """The differential list mode drives frames to the end: pong takes several, and its
+    program arrives in one event."""
+    sources = [B.read_text(encoding="utf-8"), "x = 1; x"]
+    pong, small = csbuild.run_batch(host, sources)
+    assert pong.exception is None and small.exception is None
+    assert pong.frames >= 1
+    assert pong.ok and pong.upload_events == 1 and pong.uploads == 4
+    slots, text = psl(B)
+    assert pong.out == text and pong.slots is not None and np.array_equal(pong.slots, slots)
+    assert small.ok and small.upload_events == 1
+
+
+def test_repeat_finishes_each_compile(host, sliced):
+    out = csbuild.time_repeat(host, B, 2)
+    assert out["out"] == psl(B)[1] and out["frames"] >= 1
