@@ -24,7 +24,14 @@ LOAD_EVENT = "Load"
 #: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
 #: exact count (shared udon_cost benchmark, bench/udon_cost.py) stays under 2,500 per event.
-SLICE_BUDGET = 2000
+SLICE_BUDGET = 1900
+#: The lexer's estimate of its own cost (externs per character looked at, per token made).
+LEX_COST_CHAR = 7
+LEX_COST_TOKEN = 32
+LEX_COST_NAME = 14
+#: The parser's: one action (a token, an operator, a frame), and the extra of a variable.
+ACTION_COST = 32
+EMIT_VAR_COST = 24
 
 #: The Compiler's template is a shell that includes one part per stage, in this order.
 PARTS: tuple[str, ...] = tuple(
@@ -147,17 +154,32 @@ def token_tables() -> TokenTables:
                        tuple(assign_kind), tuple(assign_binop))
 
 
+@dataclass(frozen=True)
+class BuiltinBuckets:
+    """Builtin indexes (positions in id order) grouped by key = name length * 26 + first
+    letter, as flat members with start offsets (starts has one entry per key, plus one)."""
+
+    longest: int
+    members: tuple[int, ...]
+    starts: tuple[int, ...]
+
+
+def builtin_buckets(builtins: list[registry.Builtin]) -> BuiltinBuckets:
+    longest = max(len(b.name) for b in builtins)
+    keys = [len(b.name) * 26 + ord(b.name[0]) - ord("a") for b in builtins]
+    assert all(b.name[0].islower() for b in builtins), "builtin names start with a letter"
+    order = sorted(range(len(builtins)), key=lambda k: (keys[k], k))
+    starts = [sum(1 for k in keys if k < key) for key in range((longest + 1) * 26 + 1)]
+    return BuiltinBuckets(longest, tuple(order), tuple(starts))
+
+
 def context() -> dict[str, object]:
     msgs = messages()
     fields = sorted({f for m in msgs for f in m.fields})
     builtins = sorted(registry.BUILTINS, key=lambda b: b.id)
-    by_length = sorted(range(len(builtins)), key=lambda k: (len(builtins[k].name), k))
-    longest = max(len(b.name) for b in builtins)
-    by_length_start = [sum(1 for b in builtins if len(b.name) < n) for n in range(longest + 2)]
     return {
         "builtins": builtins,
-        "by_length": by_length,
-        "by_length_start": by_length_start,
+        "builtin_buckets": builtin_buckets(builtins),
         "messages": msgs,
         "message_fields": fields,
         "swizzle_lanes": swizzle_lane_string(),
@@ -172,6 +194,11 @@ def context() -> dict[str, object]:
         "char_classes": CHAR_CLASSES,
         "parts": PARTS,
         "slice_budget": SLICE_BUDGET,
+        "lex_cost_char": LEX_COST_CHAR,
+        "lex_cost_token": LEX_COST_TOKEN,
+        "lex_cost_name": LEX_COST_NAME,
+        "action_cost": ACTION_COST,
+        "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
     }
 
