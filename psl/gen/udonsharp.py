@@ -102,6 +102,8 @@ class TokenTables:
     unop_code: tuple[int, ...]  # token type -> UNOP operand (0 = not a prefix operator)
     assign_kind: tuple[int, ...]  # token type -> 1 for = and op=, 2 for ++ and --, else 0
     assign_binop: tuple[int, ...]  # token type -> BINOP id of op=, ++, --
+    widths: tuple[int, ...]  # token type -> length of its text (0: IDENT, NUMBER, EOF)
+    first_punctuation: int  # the first punctuation token type
 
 
 #: Character classes of the in-world lexer (only CC_IDENT and CC_DIGIT are >= CC_IDENT).
@@ -149,9 +151,12 @@ def token_tables() -> TokenTables:
     for sym, op in registry.INCREMENT.items():
         assign_kind[by_symbol[sym]] = 2
         assign_binop[by_symbol[sym]] = registry.BINOP_BY_SYMBOL[op].id
+    widths = [0, 0, 0, *(len(k) for k in registry.KEYWORDS),
+              *(len(sym) for sym in registry.PUNCTUATION)]
     return TokenTables(tuple(names), tuple(char_class), tuple(single), tuple(with_eq),
                        tuple(double), tuple(bin_prec), tuple(bin_id), tuple(unop),
-                       tuple(assign_kind), tuple(assign_binop))
+                       tuple(assign_kind), tuple(assign_binop), tuple(widths),
+                       3 + len(registry.KEYWORDS))
 
 
 @dataclass(frozen=True)
