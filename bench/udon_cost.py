@@ -4,8 +4,9 @@ Runs the shared tool `../shared/tools/udon_cost/measure.py` (see its README.md; 
 only calls it) twice, with `--ours-only`:
 
   1. corpus:       the programs of ../shared/corpus plus the tool's synthetic ones;
-  2. pathological: the programs of bench/pathological.py (written to the work folder),
-                   with --no-synth and, by default, --mutations 0.
+  2. pathological: the programs of tests/csharp_support/pathological.py (written to the
+                   work folder by bench/pathological.py), with --no-synth and, by default,
+                   --mutations 0.
 
 Each run writes bench/results/udon-cost-{corpus,pathological}.{json,md}. Then this script
 prints (and writes to bench/results/udon-cost-summary.{md,json}) one table per run: per

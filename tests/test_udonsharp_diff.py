@@ -99,9 +99,36 @@ def test_edge_cases(host):
     assert mismatches(host, EDGE_CASES) == []
 
 
-def test_pathological_programs(host):
-    """Programs built to make inlining work hard (the bench reports their cost)."""
-    assert mismatches(host, list(pathological.programs().values())) == []
+def test_pathological_programs(host, monkeypatch):
+    """Every program of tests/csharp_support/pathological.py (nesting and token soups to the
+    limits, exponential inlining, 800-digit literals, unary chains, long and many names,
+    wrapper chains, recursion cycles, thousands of parameters; each fills at most the source
+    limit) compiles in the C# host exactly as in psl, and psl's outcomes are those recorded in
+    bench/pathological_manifest.json (the bench reports the programs' cost)."""
+    import json
+
+    progs = pathological.programs()
+    names, sources = list(progs), list(progs.values())
+    compiled = {src: compile_source(src) for src in sources}
+    # reference() (in mismatches) compiles each again: reuse these results
+    psl_compile = compile_source
+    monkeypatch.setitem(globals(), "compile_source",
+                        lambda src: compiled[src] if src in compiled else psl_compile(src))
+    problems = []
+    for problem in mismatches(host, sources):  # "#K ...": K is the program's index
+        problems.append(f"{names[int(problem[1:problem.index(' ')])]}: {problem}")
+    manifest_path = Path(__file__).resolve().parent.parent / "bench" / "pathological_manifest.json"
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        for name, src in progs.items():
+            got = pathological.verdict(compiled[src], src)
+            if manifest.get(name) != got:
+                problems.append(f"{name}: psl's outcome is not the manifest's (update it with "
+                                f"python3 bench/pathological.py --update-manifest)\n"
+                                f"  manifest: {manifest.get(name)}\n  psl:      {got}")
+        problems += [f"{name}: in the manifest, no longer generated"
+                     for name in sorted(set(manifest) - set(progs))]
+    assert problems == [], "\n".join(problems)
 
 
 def test_generated_valid_programs(host):

@@ -26,9 +26,9 @@ LOAD_EVENT = "Load"
 #: exact count (shared udon_cost benchmark, bench/udon_cost.py) stays under 2,500 per event.
 SLICE_BUDGET = 1800
 #: The lexer's estimate of its own cost (externs per character looked at, per token made).
-LEX_COST_CHAR = 7
-LEX_COST_TOKEN = 32
-LEX_COST_NAME = 14
+LEX_COST_CHAR = 5
+LEX_COST_TOKEN = 24
+LEX_COST_NAME = 10
 #: The parser's: one action (a token, an operator, a frame), and the extra of a variable.
 ACTION_COST = 36
 EMIT_VAR_COST = 24
