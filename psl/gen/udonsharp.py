@@ -97,7 +97,6 @@ class TokenTables:
     op_single: tuple[int, ...]  # ASCII code -> one-character token type (0 = none)
     op_with_eq: tuple[int, ...]  # first character of a `c=` token -> its type
     op_double: tuple[int, ...]  # first character of a `cc` token -> its type
-    op_combines: tuple[int, ...]  # 1: the character may start a two-character token
     bin_prec: tuple[int, ...]  # token type -> precedence level (1 = loosest, 0 = not binary)
     bin_id: tuple[int, ...]  # token type -> BINOP operand id
     unop_code: tuple[int, ...]  # token type -> UNOP operand (0 = not a prefix operator)
@@ -108,8 +107,10 @@ class TokenTables:
 
 
 #: Character classes of the in-world lexer (only CC_IDENT and CC_DIGIT are >= CC_IDENT).
-CHAR_CLASSES = {"CC_OTHER": 0, "CC_SPACE": 1, "CC_NEWLINE": 2, "CC_PUNCT": 3, "CC_IDENT": 4,
-                "CC_DIGIT": 5}
+CHAR_CLASSES = {"CC_OTHER": 0, "CC_SPACE": 1, "CC_NEWLINE": 2, "CC_BRACKET": 3, "CC_SINGLE": 4,
+                "CC_PUNCT": 5, "CC_IDENT": 6, "CC_DIGIT": 7}
+#: Brackets count towards the nesting limit; the other one-character tokens never pair.
+BRACKETS = "(){}"
 
 
 def token_tables() -> TokenTables:
@@ -128,8 +129,12 @@ def token_tables() -> TokenTables:
             char_class[c] = CHAR_CLASSES["CC_SPACE"]
         elif ch == "\n":
             char_class[c] = CHAR_CLASSES["CC_NEWLINE"]
-        elif any(sym[0] == ch for sym in registry.PUNCTUATION):
-            char_class[c] = CHAR_CLASSES["CC_PUNCT"]
+        elif ch in BRACKETS:
+            char_class[c] = CHAR_CLASSES["CC_BRACKET"]
+        elif any(len(sym) == 2 and sym[0] == ch for sym in registry.PUNCTUATION) or ch == "/":
+            char_class[c] = CHAR_CLASSES["CC_PUNCT"]  # may pair (`//` starts a comment)
+        elif ch in registry.PUNCTUATION:
+            char_class[c] = CHAR_CLASSES["CC_SINGLE"]
     single, with_eq, double = [0] * 128, [0] * 128, [0] * 128
     for sym, t in by_symbol.items():
         if len(sym) == 1:
@@ -139,11 +144,6 @@ def token_tables() -> TokenTables:
         else:
             assert sym[0] == sym[1], f"two-character token {sym!r} is neither c= nor cc"
             double[ord(sym[0])] = t
-    combines = [0] * 128
-    for sym in registry.PUNCTUATION:
-        if len(sym) == 2:
-            combines[ord(sym[0])] = 1
-    combines[ord("/")] = 1  # `//` starts a comment
     n = len(names)
     bin_prec, bin_id, unop = [0] * n, [0] * n, [0] * n
     assign_kind, assign_binop = [0] * n, [0] * n
@@ -163,7 +163,7 @@ def token_tables() -> TokenTables:
     widths = [0, 0, 0, *(len(k) for k in registry.KEYWORDS),
               *(len(sym) for sym in registry.PUNCTUATION)]
     return TokenTables(tuple(names), tuple(char_class), tuple(single), tuple(with_eq),
-                       tuple(double), tuple(combines), tuple(bin_prec), tuple(bin_id), tuple(unop),
+                       tuple(double), tuple(bin_prec), tuple(bin_id), tuple(unop),
                        tuple(assign_kind), tuple(assign_binop), tuple(widths),
                        3 + len(registry.KEYWORDS))
 
