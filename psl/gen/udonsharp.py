@@ -82,11 +82,6 @@ def messages() -> list[Message]:
             if k.severity is Severity.ERROR]
 
 
-def swizzle_lane_string() -> str:
-    """Lane number (0 = not a swizzle letter) of each letter 'a'..'z', as one digit string."""
-    return "".join(str(registry.SWIZZLE_LANES.get(chr(ord("a") + i), 0)) for i in range(26))
-
-
 @dataclass(frozen=True)
 class TokenTables:
     """The in-world lexer's and parser's tables, all from the registry (token types are
@@ -196,7 +191,7 @@ def context() -> dict[str, object]:
         "builtin_buckets": builtin_buckets(builtins),
         "messages": msgs,
         "message_fields": fields,
-        "swizzle_lanes": swizzle_lane_string(),
+        "lane_of": [registry.SWIZZLE_LANES.get(chr(c), 0) for c in range(128)],
         "cs_string": cs_string,
         "binop": {b.symbol: b.id for b in registry.BINARY_OPERATORS},
         "unop": {u.symbol: u.code for u in registry.UNARY_OPERATORS},
