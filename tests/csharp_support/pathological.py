@@ -1,5 +1,5 @@
 """Pathological PSL programs: the differential tests' (tests/test_udonsharp_diff.py) and the
-cost benchmarks' (bench/pathological.py, bench/udon_cost.py, bench/bench_udonsharp.py).
+cost benchmarks' (bench/pathological.py, bench/udon_cost.py).
 
 `programs()` gives every program by name. Each is deterministic and at most
 LIMITS.source_chars characters (UTF-16 units; they are all ASCII), so none is rejected by its
