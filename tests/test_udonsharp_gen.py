@@ -115,3 +115,10 @@ def test_modified_registry_reaches_the_csharp(monkeypatch, tmp_path):
     assert lanes[5][0] == 50.0
     assert bad_arity.out == "line 1, col 5: 'zigzag' takes 2 arguments, got 1"
     assert undefined.out == "line 1, col 5: no such function: nope!"
+
+
+def test_compiling_flag_is_public_runtime_state():
+    """Other scripts (and the udon_cost host) read `compiling`; as runtime state it is not
+    serialized, so the prefab carries no value for it."""
+    text = udonsharp.TARGET.render()["Compiler.cs"]
+    assert "[System.NonSerialized] public bool compiling;" in text

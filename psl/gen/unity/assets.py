@@ -265,7 +265,9 @@ class CSharpClass:
 
 
 def parse_csharp_class(name: str, text: str) -> CSharpClass:
-    fields = tuple((m.group(1).rsplit(".", 1)[-1], m.group(2)) for m in _FIELD_RE.finditer(text))
+    # [NonSerialized] public fields are runtime state: Unity keeps no value for them
+    fields = tuple((m.group(1).rsplit(".", 1)[-1], m.group(2)) for m in _FIELD_RE.finditer(text)
+                   if "NonSerialized" not in m.group(0))
     methods = tuple(dict.fromkeys(m.group(1) for m in _METHOD_RE.finditer(text)))
     sync = _SYNC_RE.search(text)
     return CSharpClass(name, fields, methods, sync.group(1) if sync else "")
