@@ -190,6 +190,20 @@ BUILTINS: tuple[Builtin, ...] = (
     _b("video", 47, 1, False, F, 3, "the video player texture's rgb at a.xy"),
     _b("all", 48, 1, False, F, 1, "1 if every used lane is non-zero, else 0"),
     _b("any", 49, 1, False, F, 1, "1 if any lane is non-zero, else 0"),
+    # Ids 50-59: HLSL functions the original lacked. SPEC §8.1 keeps ids 50-64 for new core
+    # builtins (65-75 are AudioLink's, and an id never changes meaning), so these take the
+    # lowest free ones, in a fixed order; 60-64 stay free for further core builtins.
+    # Two-argument ones pad, like mod/min/max: `atan2(v3, 1)` broadcasts the scalar.
+    _b("atan2", 50, 2, True, L, 0, "arc tangent of a / b in the quadrant of (b, a), per lane"),
+    _b("fmod", 51, 2, True, L, 0, "a - b * trunc(a / b) (the sign of a), per lane"),
+    _b("saturate", 52, 1, False, L, 0, "min(max(a, 0), 1), per lane"),
+    _b("trunc", 53, 1, False, L, 0, "round toward zero, per lane"),
+    _b("radians", 54, 1, False, L, 0, "degrees to radians, a * (pi / 180), per lane"),
+    _b("degrees", 55, 1, False, L, 0, "radians to degrees, a * (180 / pi), per lane"),
+    _b("sinh", 56, 1, False, L, 0, "hyperbolic sine, per lane"),
+    _b("cosh", 57, 1, False, L, 0, "hyperbolic cosine, per lane"),
+    _b("tanh", 58, 1, False, L, 0, "hyperbolic tangent, per lane"),
+    _b("log10", 59, 1, False, L, 0, "base-10 logarithm, per lane"),
     _b("audiolinkgetversion", 65, 0, False, F, 1, "AudioLink version number",
        extension="audiolink"),
     _b("audiolinkdata", 66, 1, False, W, 4, "AudioLink texel at integer coordinate a.xy",
@@ -214,6 +228,12 @@ BUILTINS: tuple[Builtin, ...] = (
     _b("audiolinkgetchronotimeinterval", 75, 4, False, F, 1,
        "AudioLink chronotensity time for a.x, b.x in interval c.x..d.x", extension="audiolink"),
 )
+
+#: The float32 factors `radians` and `degrees` multiply by (SPEC §8.2): float32(pi / 180) and
+#: float32(180 / pi), the constants HLSL's intrinsics use, written as the doubles they
+#: exactly are so every implementation multiplies by the same float32.
+RADIANS_PER_DEGREE = 0.01745329238474369
+DEGREES_PER_RADIAN = 57.295780181884766
 
 BUILTIN_BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 BUILTIN_BY_ID: dict[int, Builtin] = {b.id: b for b in BUILTINS}

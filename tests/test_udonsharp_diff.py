@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from psl.compiler import compile_source
-from psl.registry import LIMITS, PAD_NAN_BITS, Op
+from psl.registry import BUILTINS, LIMITS, PAD_NAN_BITS, Op
 from tests import progen
 from tests.conftest import corpus_programs, malformed_cases, valid_programs, warning_cases
 from tests.csharp_support import build as csbuild
@@ -97,6 +97,29 @@ def test_malformed_cases_first_error(host):
 
 def test_edge_cases(host):
     assert mismatches(host, EDGE_CASES) == []
+
+
+def test_every_builtin_compiles_to_its_registry_id(host):
+    """Each callable builtin, in any letter case, becomes a CALL of its registry id in the
+    in-world compiler as in psl (the ids 50-59 of atan2 ... log10 among them), and one
+    argument too many is the same E011."""
+    callable_ = [b for b in BUILTINS if not b.internal]
+    assert {"atan2", "fmod", "saturate", "trunc", "radians", "degrees", "sinh", "cosh", "tanh",
+            "log10"} <= {b.name for b in callable_}
+    calls, wrong = [], []
+    for b in callable_:
+        args = ", ".join(f"{k + 1}.5" for k in range(b.arity))
+        calls += [f"x = {spelling}({args}); x"
+                  for spelling in (b.name, b.name.upper(), b.name.capitalize())]
+        wrong.append(f"x = {b.name}({args}{', ' if args else ''}7);")
+    assert mismatches(host, calls + wrong) == []
+    call_op = np.float32(Op.CALL).view(np.uint32)
+    for k, got in enumerate(csbuild.run_batch(host, calls[::3])):
+        b = callable_[k]
+        assert got.ok and got.slots is not None, (b.name, got.out)
+        at = 2 * b.arity  # the arguments are pushed first, then the CALL
+        assert got.slots[at][0] == call_op, b.name
+        assert got.slots[at + 1][0] == np.float32(b.id).view(np.uint32), b.name
 
 
 def test_pathological_programs(host, monkeypatch):

@@ -99,7 +99,9 @@ def test_compiler_has_no_recursion():
 @pytest.mark.skipif(not csbuild.tools_available(), reason="mono-mcs/mono-runtime not installed")
 def test_modified_registry_reaches_the_csharp(monkeypatch, tmp_path):
     """A builtin and a message added to the registry/catalogue change the C# (no template edit)."""
-    extra = registry.Builtin("zigzag", 50, 2, True, registry.ResultDim.LARGEST, 0, "test only")
+    free = 64  # a core id no builtin has (SPEC §8.1)
+    assert free not in registry.BUILTIN_BY_ID
+    extra = registry.Builtin("zigzag", free, 2, True, registry.ResultDim.LARGEST, 0, "test only")
     monkeypatch.setattr(registry, "BUILTINS", (*registry.BUILTINS, extra))
     monkeypatch.setitem(CATALOGUE, "E010", Kind("E010", Severity.ERROR,
                                                  "no such function: {name}!", "test"))
@@ -112,7 +114,7 @@ def test_modified_registry_reaches_the_csharp(monkeypatch, tmp_path):
     assert ok.slots is not None
     lanes = ok.slots.view("float32")
     assert lanes[4][0] == registry.Op.CALL
-    assert lanes[5][0] == 50.0
+    assert lanes[5][0] == float(free)
     assert bad_arity.out == "line 1, col 5: 'zigzag' takes 2 arguments, got 1"
     assert undefined.out == "line 1, col 5: no such function: nope!"
 

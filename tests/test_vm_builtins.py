@@ -54,7 +54,8 @@ def test_every_registry_builtin_has_an_implementation():
 
 
 def test_a_builtin_added_to_the_registry_without_implementation_fails(monkeypatch):
-    extra = dataclasses.replace(registry.BUILTINS[0], name="newthing", id=50)
+    extra = dataclasses.replace(registry.BUILTINS[0], name="newthing", id=64)  # a free id
+    assert extra.id not in registry.BUILTIN_BY_ID
     monkeypatch.setattr(registry, "BUILTINS", (*registry.BUILTINS, extra))
     with pytest.raises(AssertionError, match="newthing"):
         check_complete()
@@ -72,6 +73,9 @@ LANEWISE = {
     "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "exp": np.exp, "exp2": np.exp2,
     "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "abs": np.abs, "sign": np.sign,
     "floor": np.floor, "ceil": np.ceil, "frac": lambda x: x - np.floor(x),
+    "trunc": np.trunc, "saturate": lambda x: np.clip(x, 0, 1),
+    "radians": np.radians, "degrees": np.degrees, "sinh": np.sinh, "cosh": np.cosh,
+    "tanh": np.tanh, "log10": np.log10,
 }
 
 
@@ -130,6 +134,127 @@ def test_clamp_lerp_smoothstep():
     t = np.clip((x - F(0.1)) / (F(0.8) - F(0.1)), 0, 1)
     same(vcall("smoothstep", val(0.1), val(0.8), val(0.2, 0.5, 0.9)),
          list(t * t * (3 - 2 * t)) + [S])
+
+
+# ---- ids 50-59: atan2, fmod, saturate, trunc, radians, degrees, sinh, cosh, tanh, log10 ---
+
+def test_lanewise_table_covers_every_unary_lanewise_builtin():
+    unary = {b.name for b in registry.BUILTINS
+             if b.result is registry.ResultDim.LARGEST and b.arity == 1 and not b.pad}
+    assert unary - {"normalize"} == set(LANEWISE)
+
+
+def exact(got: list[float], expected) -> None:
+    """Bit for bit, signed zeros included; NaN lanes (sentinels too) only need to be NaN."""
+    want = [float(F(x)) for x in expected]
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        if math.isnan(w):
+            assert math.isnan(g), (k, got, want)
+        else:
+            assert g == w and math.copysign(1, g) == math.copysign(1, w), (k, got, want)
+
+
+def _rounded(fn, *xs: float) -> float:
+    """The correctly rounded float32 result of fn at float32 arguments (SPEC §8.2)."""
+    return float(F(fn(*(float(F(x)) for x in xs))))
+
+
+INF = math.inf
+PI = float(F(math.pi))
+
+
+def test_atan2_quadrants_axes_and_signed_zeros():
+    # atan2(y, x): the angle of (x, y), HLSL's argument order
+    exact(vcall("atan2", val(1, 1, -1, -1), val(1, -1, -1, 1)),
+          [math.pi / 4, 3 * math.pi / 4, -3 * math.pi / 4, -math.pi / 4])
+    exact(vcall("atan2", val(0, 1, 0, -1), val(1, 0, -1, 0)), [0, math.pi / 2, PI, -math.pi / 2])
+    exact(vcall("atan2", val(0, -0.0, -0.0, 0), val(0, -1, 1, -0.0)), [0, -PI, -0.0, PI])
+    exact(vcall("atan2", val(INF, -INF, 3), val(INF, 2, -INF)),
+          [math.pi / 4, -math.pi / 2, PI, S])
+    ys, xs = [0.3, -2.5, 7, -1e-3], [-0.7, -0.25, 1e-4, 5]
+    exact(vcall("atan2", val(*ys), val(*xs)), [_rounded(math.atan2, y, x)
+                                               for y, x in zip(ys, xs, strict=True)])
+
+
+def test_atan2_and_fmod_are_padded():
+    exact(vcall("atan2", val(1, 2, -3), val(-1)),
+          [_rounded(math.atan2, y, -1) for y in (1, 2, -3)] + [S])
+    exact(vcall("atan2", val(2), val(1, 0)), [_rounded(math.atan2, 2, 1), math.pi / 2, S, S])
+    exact(vcall("fmod", val(-7, 5, -1), val(3)), [-1, 2, -1, S])
+    # a vector padded to a larger one: the missing lanes are 0 (fmod(0, 4) = 0)
+    exact(vcall("fmod", val(7, 8), val(4, 3, 4)), [3, 2, 0, S])
+
+
+def test_fmod_takes_the_sign_of_the_first_argument():
+    exact(vcall("fmod", val(7.5, -7.5, 7.5, -7.5), val(2, 2, -2, -2)), [1.5, -1.5, 1.5, -1.5])
+    exact(vcall("mod", val(7.5, -7.5, 7.5, -7.5), val(2, 2, -2, -2)), [1.5, 0.5, -0.5, -1.5])
+    exact(vcall("fmod", val(-0.25, 0.25, 6, -6), val(1)), [-0.25, 0.25, 0, 0])
+    exact(vcall("fmod", val(5.5, -1e6, 1e-3), val(1.5, 7, 0.5)),
+          [math.fmod(5.5, 1.5), math.fmod(-1e6, 7), float(F(1e-3)), S])
+
+
+def test_fmod_is_written_out_in_float32():
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal(4) * 50).astype(F)
+    b = (rng.standard_normal(4) * 3).astype(F)
+    exact(vcall("fmod", val(*a), val(*b)), a - b * np.trunc(a / b))
+
+
+def test_fmod_by_zero_is_nan_in_used_lanes_only():
+    exact(vcall("fmod", val(3, 0), val(0)), [S, S, S, S])
+    got = vcall("fmod", val(3, 4), val(0, 3))
+    assert math.isnan(got[0]) and got[1] == 1 and all(math.isnan(x) for x in got[2:])
+
+
+def test_saturate():
+    exact(vcall("saturate", val(-0.5, 0.25, 1.5, INF)), [0, 0.25, 1, 1])
+    exact(vcall("saturate", val(-INF, 1, 0)), [0, 1, 0, S])
+    exact(vcall("saturate", val(-1e-30)), [0, S, S, S])
+    # a NaN inside the dimension is masked to 0 first (saturate(NaN) is 0 on GPUs too)
+    a = np.array([[np.nan], [2], [np.nan], [np.nan]], F)
+    exact(lanes(call(registry.BUILTIN_BY_NAME["saturate"].id, [V(a, -1)], ctx())), [0, S, S, S])
+    exact(vcall("saturate", val()), [0, 0, 0, 0])  # dimension 0: saturate(0) in every lane
+
+
+def test_trunc_rounds_toward_zero():
+    exact(vcall("trunc", val(1.7, -1.7, -0.5, 2.5)), [1, -1, -0.0, 2])
+    exact(vcall("trunc", val(-3, 1e30, -INF)), [-3, 1e30, -INF, S])
+    exact(vcall("trunc", val(8388607.5)), [8388607, S, S, S])
+
+
+def test_radians_and_degrees_multiply_by_one_float32_constant():
+    rad, deg = F(math.pi / 180), F(180 / math.pi)
+    assert float(rad) == registry.RADIANS_PER_DEGREE and float(deg) == registry.DEGREES_PER_RADIAN
+    xs = [180, -90, 45.5, 1e-3]
+    exact(vcall("radians", val(*xs)), [F(x) * rad for x in xs])
+    exact(vcall("degrees", val(*xs)), [F(x) * deg for x in xs])
+    exact(vcall("radians", val(180)), [PI, S, S, S])  # float32(pi) itself
+    same(vcall("degrees", val(math.pi, -math.pi / 2)), [180, -90, S, S])
+    exact(vcall("degrees", val(1e38)), [INF, S, S, S])  # overflows like the multiplication
+
+
+def test_hyperbolic_functions_and_log10_are_correctly_rounded():
+    xs = [0.5, -1.25, 3.7, 1e-4]
+    for name, fn in (("sinh", math.sinh), ("cosh", math.cosh), ("tanh", math.tanh),
+                     ("log10", math.log10)):
+        args = [abs(x) for x in xs] if name == "log10" else xs
+        exact(vcall(name, val(*args)), [_rounded(fn, x) for x in args])
+    exact(vcall("sinh", val(0, -0.0, 100, -100)), [0, -0.0, INF, -INF])
+    exact(vcall("cosh", val(0, 100, -100)), [1, INF, INF, S])
+    exact(vcall("tanh", val(0, 9.5, -100, INF)), [0, 1, -1, 1])
+    exact(vcall("tanh", val(9)), [np.nextafter(F(1), F(0)), S, S, S])  # not yet 1 at 9
+    exact(vcall("log10", val(1000, 1e-2, 0, -1)), [3, -2, -INF, S])
+
+
+def test_new_builtins_keep_the_largest_dimension():
+    for name in ("trunc", "saturate", "radians", "degrees", "sinh", "cosh", "tanh", "log10"):
+        for n in (1, 2, 3, 4):
+            got = vcall(name, val(*[0.5] * n))
+            assert [math.isnan(x) for x in got] == [False] * n + [True] * (4 - n), (name, n)
+    for name in ("atan2", "fmod"):
+        got = vcall(name, val(1, 2), val(3))
+        assert [math.isnan(x) for x in got] == [False, False, True, True], name
 
 
 # ---- constructors and swizzle ------------------------------------------------------

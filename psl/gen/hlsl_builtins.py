@@ -19,6 +19,8 @@ different compilers, and SPEC §8 defines the formula.
 
 from __future__ import annotations
 
+from psl.registry import DEGREES_PER_RADIAN, RADIANS_PER_DEGREE
+
 #: builtin name (psl.registry.BUILTINS) -> HLSL float4 expression.
 BUILTIN_HLSL: dict[str, str] = {
     "log": "log(a)",
@@ -74,6 +76,22 @@ BUILTIN_HLSL: dict[str, str] = {
              "0.0, 0.0)).xyz, 0.0)",
     "all": "psl_scalar(psl_all(a, da))",
     "any": "psl_scalar(psl_any(a))",
+    "atan2": "atan2(a, b)",
+    # Written out as SPEC §8.2 gives it: compilers expand the intrinsic fmod differently
+    # (DXC as frac(abs(a / b)) * b with a's sign, C's fmodf exactly).
+    "fmod": "a - b * trunc(a / b)",
+    # The clamp rule of SPEC §8.2 (a NaN lane gives 0, as saturate does on GPUs).
+    "saturate": "psl_min(psl_max(a, float4(0.0, 0.0, 0.0, 0.0)), float4(1.0, 1.0, 1.0, 1.0))",
+    "trunc": "trunc(a)",
+    # One multiplication by the float32 constant, as HLSL's radians/degrees are lowered.
+    "radians": f"a * {RADIANS_PER_DEGREE!r}",
+    "degrees": f"a * {DEGREES_PER_RADIAN!r}",
+    "sinh": "sinh(a)",
+    "cosh": "cosh(a)",
+    # |a| >= 10 gives +-1 in float32 (tanh is within 2^-25 of 1 from |a| = 9.1 on); the
+    # clamp keeps GPUs that compute tanh from exp(2a) from reaching inf / inf = NaN.
+    "tanh": "tanh(clamp(a, -10.0, 10.0))",
+    "log10": "log10(a)",
     # AudioLink (compiled only with AUDIOLINK defined); names from AudioLink.cginc. The
     # scalar ones take `.x`: some AudioLink versions return float4 from the amplitude
     # functions, and `.x` of a float is the float itself.

@@ -97,11 +97,13 @@ def _rounded(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
 for _name, _fn in {
     "log": np.log, "log2": np.log2, "sin": np.sin, "cos": np.cos, "tan": np.tan,
     "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "exp": np.exp, "exp2": np.exp2,
+    "atan2": np.arctan2, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "log10": np.log10,
 }.items():
     impl(_name)(_lanewise(_rounded(_fn)))
 
 for _name, _fn in {
     "sqrt": np.sqrt, "abs": np.abs, "sign": np.sign, "floor": np.floor, "ceil": np.ceil,
+    "trunc": np.trunc,
 }.items():
     impl(_name)(_lanewise(_fn))  # exact in float32
 
@@ -109,6 +111,10 @@ impl("rsqrt")(_lanewise(lambda a: F32(1) / np.sqrt(a)))
 impl("frac")(_lanewise(lambda a: a - np.floor(a)))
 impl("pow")(_lanewise(_rounded(np.power)))
 impl("mod")(_lanewise(lambda a, b: a - b * np.floor(a / b)))
+impl("fmod")(_lanewise(lambda a, b: a - b * np.trunc(a / b)))
+impl("saturate")(_lanewise(lambda a: np.fmin(np.fmax(a, F32(0)), F32(1))))
+impl("radians")(_lanewise(lambda a: a * F32(registry.RADIANS_PER_DEGREE)))
+impl("degrees")(_lanewise(lambda a: a * F32(registry.DEGREES_PER_RADIAN)))
 impl("min")(_lanewise(np.fmin))
 impl("max")(_lanewise(np.fmax))
 impl("clamp")(_lanewise(lambda a, b, c: np.fmin(np.fmax(a, b), c)))

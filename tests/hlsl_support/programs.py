@@ -43,6 +43,28 @@ SPECIAL: dict[str, list[str]] = {
 }
 
 
+#: extra programs at the corners of builtins (quadrants, signs, zeros, infinities, overflow),
+#: on top of the argument dimensions every builtin gets; `-0` is the negated constant 0
+EDGES: dict[str, str] = {
+    "atan2_quadrants": "atan2(uv().y * 2 - 1, uv().x * 2 - 1)",
+    "atan2_axes": "atan2(float4(0, 1, 0, -1) * uv().x, float4(1, 0, -1, 0) * uv().y)",
+    "atan2_signed_zeros": "atan2(float4(0, -0, -0, 0), float4(0, -1, 1, -0))",
+    "atan2_infinities": "z = uv().x - uv().x; atan2(float3(1, -1, 3) / z, float3(1, 2, -1) / z)",
+    "fmod_signs": "fmod(float4(uv().x * 16 - 8, -7.5, 7.5, -7.5), "
+                  "float4(1.5, 2, -2, -2) * (uv().y + 0.5))",
+    "fmod_vs_mod": "fmod(xy(), 3) - mod(xy(), 3)",
+    "fmod_by_zero": "fmod(float2(3, uv().x), uv().y - uv().y)",
+    "saturate_infinities": "z = uv().x - uv().x; saturate(float3(1, -1, 0) / z) + uv().x",
+    "trunc_signs": "trunc(xy() * 0.37) + trunc(float2(-0.5, 2.5) * uv().x)",
+    "radians_degrees": "degrees(radians(xy() * 36)).xyxy + radians(float4(180, -90, 0.001, 720))",
+    "sinh_large": "sinh(float4(uv().x * 200 - 100, 100, -100, 0.0001))",
+    "cosh_large": "cosh(float4(uv().y * 200 - 100, 100, -100, 0.0001))",
+    "tanh_large": "tanh(float4(uv().x * 40 - 20, 100, -100, 9.5)) "
+                  "+ tanh(float4(1, -1, 0, 2) / (uv().x - uv().x))",
+    "log10_range": "log10(float4(1000, 0.01, uv().x * 1000000, 0)) + log10(xy())",
+}
+
+
 def builtin_sources() -> dict[str, str]:
     """name -> PSL source calling builtins with argument dimensions 1-4 (and mixed)."""
     out: dict[str, str] = {}
@@ -70,6 +92,7 @@ def builtin_sources() -> dict[str, str]:
     out["swizzle_of_scalar"] = "(uv().x).xyzw"
     out["swizzle_assign"] = "v = time(); v.wy = uv(); v.x = 5; v.zx += float2(1, 2); v"
     out["swizzle_assign_repeat"] = "v.xx = uv(); v.yz = 7; v"
+    out.update(EDGES)
     return out
 
 
