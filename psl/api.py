@@ -1,16 +1,21 @@
-"""Python API: `psl.run(...)` renders a PSL program with the reference VM, like `psl run`."""
+"""Python API: `psl.run(...)` renders a PSL program with the reference VM, like `psl run`;
+`program_stats(...)` gives the numbers of `psl check --stats`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
 
 import numpy as np
 
+from psl.bytecode import Program
 from psl.registry import LIMITS
 from psl.vm.images import load_texture
 from psl.vm.machine import Stats
 from psl.vm.render import RenderSettings, render
+from psl.vm.samples import PixelCount, Sampled, run_samples
 
 Texture = np.ndarray | str | Path | None
 
@@ -89,3 +94,78 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
     if stats:
         return out.last, out.stats[-1]
     return out.last
+
+
+# ---------------------------------------------------------------------- psl check --stats
+
+@dataclass(frozen=True)
+class ProgramStats:
+    """A compiled program's static numbers against the VM's limits (`LIMITS`), and what the
+    reference VM executed on a few sample pixels (`psl.vm.samples`)."""
+
+    instructions: int  # static instructions, as `psl compile` counts them
+    registers: int
+    #: deepest operand stack over every path of the control-flow graph; None when a loop
+    #: deepens it without bound (psl.compiler.stats)
+    max_stack: int | None
+    sampled: Sampled
+
+    @property
+    def executed(self) -> tuple[int, int]:
+        """(min, max) executed instructions over the sample pixels."""
+        counts = [p.instructions for p in self.sampled.pixels]
+        return min(counts), max(counts)
+
+    @property
+    def jumps(self) -> tuple[int, int]:
+        counts = [p.jumps for p in self.sampled.pixels]
+        return min(counts), max(counts)
+
+    @property
+    def uniform(self) -> bool:
+        """Every sample pixel executed the same number of instructions and jumps."""
+        return self.executed[0] == self.executed[1] and self.jumps[0] == self.jumps[1]
+
+    @property
+    def cut_off(self) -> tuple[PixelCount, ...]:
+        """Sample pixels the jump limit stopped."""
+        return tuple(p for p in self.sampled.pixels if p.hit_jump_limit)
+
+    def as_dict(self) -> dict[str, object]:
+        s = self.sampled
+        return {
+            "instructions": {"count": self.instructions, "limit": LIMITS.instructions},
+            "registers": {"count": self.registers, "limit": LIMITS.registers},
+            "stack": {"deepest": self.max_stack, "unbounded": self.max_stack is None,
+                      "limit": LIMITS.stack, "deepest_sampled": s.max_stack},
+            "executed": {
+                "instructions_min": self.executed[0], "instructions_max": self.executed[1],
+                "jumps_min": self.jumps[0], "jumps_max": self.jumps[1],
+                "uniform": self.uniform, "jump_limit": s.max_jumps,
+                "pixels_hit_jump_limit": len(self.cut_off),
+                "frame": {"width": s.width, "height": s.height, "time": s.time},
+                "samples": [{"x": p.x, "y": p.y, "u": p.u, "v": p.v,
+                             "instructions": p.instructions, "jumps": p.jumps,
+                             "hit_jump_limit": p.hit_jump_limit} for p in s.pixels],
+            },
+        }
+
+
+def program_stats(source_or_program: str | Program, *, max_jumps: int = LIMITS.jumps,
+                  pixels: Sequence[tuple[int, int]] | None = None) -> ProgramStats:
+    """The numbers of `psl check --stats` for PSL source text or a compiled `Program`.
+
+    The executed counts come from frame 0 of the reference settings (SPEC §9, 64 x 64) at
+    `pixels` (x, y), by default the four corners and the centre. Source with errors raises
+    `psl.diagnostics.PslError` carrying the diagnostics.
+    """
+    from psl.compiler import compile_source
+    from psl.compiler.stats import static_stats
+
+    if isinstance(source_or_program, str):
+        program = compile_source(source_or_program).unwrap()
+    else:
+        program = source_or_program
+    static = static_stats(program)
+    sampled = run_samples(program.slots(), pixels=pixels, max_jumps=max_jumps)
+    return ProgramStats(static.instructions, static.registers, static.max_stack, sampled)

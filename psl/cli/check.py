@@ -1,14 +1,21 @@
-"""`psl check`: errors and warnings of PSL programs, as text or JSON."""
+"""`psl check`: errors and warnings of PSL programs, as text or JSON; with `--stats`, the
+program's numbers against the VM's limits."""
 
 from __future__ import annotations
 
+import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from psl.cli.common import display_name, print_diagnostics, read_source
 from psl.compiler import check_source
 from psl.diagnostics import Diagnostic, render_json
+from psl.registry import LIMITS
+
+if TYPE_CHECKING:
+    from psl.api import ProgramStats
 
 
 @click.command("check")
@@ -16,22 +23,86 @@ from psl.diagnostics import Diagnostic, render_json
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json for tools")
 @click.option("--no-warnings", is_flag=True, help="report errors only")
-def command(files: tuple[str, ...], fmt: str, no_warnings: bool) -> None:
+@click.option("--stats", "show_stats", is_flag=True,
+              help="for programs without errors: instructions, registers and stack depth "
+                   "against the VM's limits, and executed instructions per pixel")
+def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: bool) -> None:
     """Check PSL programs for errors and warnings (FILE may be - for stdin).
+
+    With --stats, JSON output is an object {"diagnostics": [...], "stats": [...]} instead
+    of the list of diagnostics.
 
     Exit status: 0 when no file has errors, 1 when any has, 2 for usage errors.
     """
     failed = False
     collected: list[tuple[str, Diagnostic]] = []
+    stats: list[dict[str, object]] = []
     for path in files:
         source = read_source(path)
         result = check_source(source)
         diags = [d for d in result.diagnostics if d.is_error or not no_warnings]
         failed |= bool(result.errors)
+        numbers = None
+        if show_stats and result.program is not None:
+            from psl.api import program_stats  # loads the VM only when asked
+
+            numbers = program_stats(result.program)
         if fmt == "json":
             collected.extend((display_name(path), d) for d in diags)
+            if numbers is not None:
+                stats.append({"path": display_name(path), **numbers.as_dict()})
         else:
             print_diagnostics(diags, source, path, err=False)
+            if numbers is not None:
+                click.echo(format_stats(numbers, display_name(path)))
     if fmt == "json":
-        click.echo(render_json(collected))
+        if show_stats:
+            doc = {"diagnostics": json.loads(render_json(collected)), "stats": stats}
+            click.echo(json.dumps(doc, indent=2))
+        else:
+            click.echo(render_json(collected))
     sys.exit(1 if failed else 0)
+
+
+def _share(count: int, limit: int) -> str:
+    return f"{count} of {limit} ({100 * count // limit}%)"
+
+
+def _span(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def format_stats(s: ProgramStats, path: str) -> str:
+    """The text of `psl check --stats` for one program, in the style of the diagnostics."""
+    sampled = s.sampled
+    k = len(sampled.pixels)
+    lines = [f"{path}: note: program statistics",
+             f"  = instructions: {_share(s.instructions, LIMITS.instructions)}",
+             f"  = registers: {_share(s.registers, LIMITS.registers)}"]
+    if s.max_stack is None:
+        lines.append(f"  = deepest stack: unbounded, a loop leaves values on the stack "
+                     f"(a ring of {LIMITS.stack} entries; the sample pixels reached "
+                     f"{sampled.max_stack})")
+    elif s.max_stack > LIMITS.stack:
+        lines.append(f"  = deepest stack: {s.max_stack}, more than the ring's {LIMITS.stack} "
+                     f"entries: the newest values overwrite the oldest")
+    else:
+        lines.append(f"  = deepest stack: {_share(s.max_stack, LIMITS.stack)}")
+    lo, hi = s.executed
+    jlo, jhi = s.jumps
+    jumps = f"{_span(jlo, jhi)} jump{'' if jhi == 1 else 's'}, budget {sampled.max_jumps}"
+    if s.uniform:
+        lines.append(f"  = executed: {lo} instructions per pixel ({jumps})")
+    else:
+        lines.append(f"  = executed: {lo}-{hi} instructions per pixel over {k} sample pixels "
+                     f"({jumps})")
+    cut = s.cut_off
+    if cut:
+        whom = "every sample pixel" if len(cut) == k else \
+            f"{len(cut)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in cut)
+        lines.append(f"  = warning: the jump budget cut off {whom}: they stop before the "
+                     f"program's end, coloured by whatever is on top of the stack")
+    lines.append(f"  = note: counted by the reference VM at the corners and the centre of "
+                 f"frame 0 of the reference settings ({sampled.width}x{sampled.height}, "
+                 f"time {sampled.time:g}, SPEC §9)")
+    return "\n".join(lines)

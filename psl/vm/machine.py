@@ -66,22 +66,35 @@ class Code:
 
 def decode(slots: np.ndarray) -> Code:
     raw = read_slots(slots)
-    p, rounded, masks = raw.lanes, raw.numbers, raw.masks
+    p = raw.lanes
+    rounded: list[int] = raw.numbers.tolist()
+    masks: list[int] = raw.masks.tolist()
+    # Slots after the last non-zero number all decode to (0, 0); equal constants share one
+    # value (values are never modified in place).
+    nonzero = np.flatnonzero(raw.numbers[:SLOTS])
+    used = int(nonzero[-1]) + 1 if len(nonzero) else 0
+    consts: dict[bytes, V] = {}
     code = Code()
-    for i in range(SLOTS):
-        op = int(rounded[i])
-        n = int(rounded[i + 1])
+    ops = code.ops
+    for i in range(used):
+        op = rounded[i]
+        n = rounded[i + 1]
         if op == _PUSHCONST:
-            data = canon(p[i + 1].reshape(4, 1).copy())
-        elif op in (_PUSHVAR, _SETVAR):
+            lanes = p[i + 1]
+            key = lanes.tobytes()
+            data = consts.get(key)
+            if data is None:
+                data = consts[key] = canon(lanes.reshape(4, 1).copy())
+        elif op == _PUSHVAR:
             data = n % REGISTERS
-            if op == _SETVAR:
-                data = (data, set_mask_lanes(int(masks[i + 1])))
+        elif op == _SETVAR:
+            data = (n % REGISTERS, set_mask_lanes(masks[i + 1]))
         elif op == _CALL:
             data = (n, arity(n))
         else:
             data = n
-        code.ops.append((op, data))
+        ops.append((op, data))
+    ops.extend([(0, 0)] * (SLOTS - used))
     # Registers used: highest PUSHVAR/SETVAR register before the first opcode 0, + 1.
     regs = -1
     for i in range(0, SLOTS, 2):
@@ -168,12 +181,15 @@ def merge(groups: list[Group]) -> Group:
 class Frame:
     """One execution of a program over every pixel of a frame."""
 
-    def __init__(self, code: Code, inputs: Inputs, max_jumps: int):
+    def __init__(self, code: Code, inputs: Inputs, max_jumps: int,
+                 pixels: tuple[np.ndarray, np.ndarray] | None = None):
+        """`pixels`: (u, v) float32 arrays of the pixels to run, instead of every pixel of
+        the frame (`psl check --stats` samples a few); results are in that order."""
         self.code = code
         self.inputs = inputs
         self.max_jumps = max_jumps
-        n = inputs.width * inputs.height
-        self.u, self.v = inputs.uv_grid()
+        self.u, self.v = inputs.uv_grid() if pixels is None else pixels
+        n = len(self.u)
         self.out = np.zeros((4, n), F32)
         self.exec = np.zeros(n, np.int64)
         self.jumps = np.zeros(n, np.int64)
@@ -182,7 +198,7 @@ class Frame:
         self.groups_run = 0
 
     def run(self) -> None:
-        n = self.inputs.width * self.inputs.height
+        n = len(self.u)
         start = Group(0, np.arange(n), {}, [None] * STACK, 0, np.zeros(n, np.int64),
                       np.zeros(n, np.int64), 0)
         pending = [start]

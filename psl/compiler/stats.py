@@ -1,0 +1,203 @@
+"""Static numbers of a compiled program for `psl check --stats`: instructions, registers and
+the deepest operand stack, found by a dataflow pass over the bytecode's control-flow graph.
+
+Each instruction moves the stack pointer by a fixed amount (SPEC §7.3):
+
+    PUSHCONST, PUSHVAR   +1
+    BINOP, SETVAR        -1
+    UNOP, JUMP            0   (UNOP pops one value and pushes one)
+    CONDJUMP             -1   (pops the condition, on both edges)
+    CALL                 1 - arity of the builtin (unknown ids: arity 0); the swizzle is no
+                         exception, its pick is an argument pushed by a PUSHCONST
+    other opcodes         0   (they do nothing)
+
+The depth on entry to instruction k is the largest stack pointer of any path from the start
+to k. The pass runs over basic blocks, one strongly connected component of their graph at a
+time in topological order (O(instructions)). Within a loop (a component with a cycle) every
+path between two blocks moves the pointer by the same amount when every cycle is balanced;
+then the depths follow from one potential per block. A cycle that is not balanced pushes
+more than it pops (the compiler's statements never pop more than they push; hand-made
+bytecode that does is also reported as unbounded), so running it again and again deepens
+the stack without bound: `while (c) { i += 1; 5 }` leaves a 5 per iteration. The stack is a
+ring of LIMITS.stack entries, so such a program overwrites its oldest entries instead of
+failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from psl import registry
+from psl.bytecode import Instruction, Program
+from psl.registry import Op
+
+_EFFECT = {Op.PUSHCONST: 1, Op.PUSHVAR: 1, Op.BINOP: -1, Op.UNOP: 0, Op.SETVAR: -1,
+           Op.JUMP: 0, Op.CONDJUMP: -1}
+_ARITY = {b.id: b.arity for b in registry.BUILTINS}
+
+
+@dataclass(frozen=True)
+class StaticStats:
+    instructions: int
+    registers: int
+    #: deepest stack pointer on any path; None when a loop deepens the stack without bound
+    max_stack: int | None
+
+
+def static_stats(program: Program) -> StaticStats:
+    return StaticStats(len(program.instructions), program.registers,
+                       max_stack_depth(program.instructions))
+
+
+def stack_effect(ins: Instruction) -> int:
+    """How far `ins` moves the stack pointer."""
+    if ins.op == Op.CALL:
+        return 1 - _ARITY.get(_number(ins.operand[0]), 0)  # unknown ids take no arguments
+    return _EFFECT.get(ins.op, 0)
+
+
+def _number(x: float) -> int:
+    """The operand number as the VM reads it, uint(rne(x)) (SPEC §5.2)."""
+    if x != x or x <= 0:
+        return 0
+    return int(round(x)) if x < 2**32 else 2**32 - 1
+
+
+def jump_target(ins: Instruction, n: int) -> int:
+    """The instruction a JUMP or CONDJUMP of an n-instruction program goes to; n is the end.
+    Slot 2k is instruction k; a target at or past the end ends the program. (An odd target
+    makes the VM read an operand slot as an opcode; compiled code has none, and it is taken
+    as the end here.)"""
+    slot = _number(ins.operand[0])
+    return slot // 2 if slot % 2 == 0 and slot // 2 < n else n
+
+
+def max_stack_depth(instructions: Sequence[Instruction]) -> int | None:
+    """The deepest stack pointer any execution reaches (0 for no instructions), or None
+    when a loop can deepen the stack without bound. The pointer starts at 0.
+
+    The pass works on basic blocks: each has a net effect and a peak (the highest pointer
+    inside it, relative to its entry)."""
+    n = len(instructions)
+    if n == 0:
+        return 0
+    effects = [0] * n
+    jumps: dict[int, tuple[int, ...]] = {}  # last instruction of a block -> successors
+    leader = [False] * (n + 1)
+    leader[0] = True
+    for k, ins in enumerate(instructions):
+        op = ins.op
+        if op == Op.CALL:
+            effects[k] = 1 - _ARITY.get(_number(ins.operand[0]), 0)
+        else:
+            effects[k] = _EFFECT.get(op, 0)
+            if op == Op.JUMP or op == Op.CONDJUMP:
+                t = jump_target(ins, n)
+                jumps[k] = (t,) if op == Op.JUMP else (k + 1, t)
+                leader[k + 1] = leader[t] = True
+    starts = [k for k in range(n) if leader[k]]
+    block_of = {k: b for b, k in enumerate(starts)}
+    starts.append(n)
+    nets: list[int] = []
+    peaks: list[int] = []
+    succ: list[tuple[int, ...]] = []
+    for b in range(len(starts) - 1):
+        last = starts[b + 1] - 1
+        d = peak = 0
+        for e in effects[starts[b]: last + 1]:
+            d += e
+            if d > peak:
+                peak = d
+        nets.append(d)
+        peaks.append(peak)
+        succ.append(tuple(block_of[t] for t in jumps.get(last, (last + 1,)) if t < n))
+    return _deepest(succ, nets, peaks)
+
+
+def _deepest(succ: list[tuple[int, ...]], nets: list[int], peaks: list[int]) -> int | None:
+    """Longest-path depths over the blocks' graph, one strongly connected component at a
+    time in topological order; block 0 is entered with depth 0."""
+    depth: list[int | None] = [None] * len(succ)  # entry depth; None: not reached (yet)
+    depth[0] = 0
+    deepest = 0
+    for comp in reversed(_components(succ)):  # Tarjan gives reverse topological order
+        entries = [v for v in comp if depth[v] is not None]
+        if not entries:
+            continue  # unreachable
+        members = set(comp)
+        if len(comp) > 1 or comp[0] in succ[comp[0]]:
+            # A loop: potentials along a spanning tree of the component; every edge inside
+            # it must agree with them (every cycle balanced), else the stack is unbounded.
+            pot = {comp[0]: 0}
+            todo = [comp[0]]
+            while todo:
+                u = todo.pop()
+                p = pot[u] + nets[u]
+                for t in succ[u]:
+                    if t in members:
+                        if t not in pot:
+                            pot[t] = p
+                            todo.append(t)
+                        elif pot[t] != p:
+                            return None
+            base = max(depth[v] - pot[v] for v in entries)  # type: ignore[operator]
+            for v in comp:
+                depth[v] = base + pot[v]
+        for v in comp:
+            d = depth[v]
+            assert d is not None
+            deepest = max(deepest, d + peaks[v])
+            out = d + nets[v]
+            for t in succ[v]:
+                if t not in members:
+                    got = depth[t]
+                    depth[t] = out if got is None else max(got, out)
+    return deepest
+
+
+def _components(succ: list[tuple[int, ...]]) -> list[list[int]]:
+    """Strongly connected components (Tarjan, iterative), in reverse topological order."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    comps: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, i = work[-1]
+            if i < len(succ[v]):
+                work[-1] = (v, i + 1)
+                w = succ[v][i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w]:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp.append(w)
+                    if w == v:
+                        break
+                comps.append(comp)
+    return comps
