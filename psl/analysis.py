@@ -3,6 +3,7 @@ assignment targets; plus the lint warnings of `psl check`."""
 
 from __future__ import annotations
 
+import difflib
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -170,6 +171,17 @@ def _has_value(block: ast.Block) -> bool:
     return False
 
 
+def _never_assigned_hint(name: str, known: list[str]) -> str:
+    """The end of W006's message: a builtin meant as a call, or the closest assigned name."""
+    if registry.lookup_builtin(name) is not None:
+        return f"; did you mean the builtin {name.lower()}()?"
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+    if not close:
+        lowered = {k.lower(): k for k in known}
+        close = [lowered[name.lower()]] if name.lower() in lowered else []
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 def _lint(program: ast.Program, nodes: list[object], result: Analysis) -> None:
     diags = result.diagnostics
     body = program.body
@@ -199,6 +211,21 @@ def _lint(program: ast.Program, nodes: list[object], result: Analysis) -> None:
     for name, node in assigned.items():
         if name not in read and name not in params:
             diags.append(make("W002", node.target.span, name=name))
+
+    # W006: a name read but assigned nowhere (no assignment, parameter or function of that
+    # name): every read gives 0. Reported at the first read, with the closest known name.
+    known = sorted(set(assigned) | params)
+    reported: set[str] = set()
+    for node in nodes:
+        if not isinstance(node, ast.Var) or id(node) in targets:
+            continue
+        name = node.name
+        if name in assigned or name in params or name in result.functions or name in reported:
+            continue
+        reported.add(name)
+        diags.append(make("W006", node.span, name=name,
+                          suggestion=_never_assigned_hint(name, known),
+                          hint="assign it before reading it, or check the spelling"))
 
     # W005: values left inside loops, or inside ifs that are not in tail position.
     for f in result.functions.values():

@@ -65,6 +65,8 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("W005",
        "a value left inside {what} does not return from the function; it stays on the stack",
        "return inside if/while"),
+    _k("W006", "variable '{name}' is never assigned, so it reads 0{suggestion}",
+       "read of a variable that nothing assigns"),
 )}
 
 
@@ -126,13 +128,34 @@ class PslError(Exception):
         super().__init__(f"{first.span.line}:{first.span.column}: {first.message}")
 
 
+#: Characters shown as a space in a quoted source line, so that the caret (one column per
+#: character) stays under its position: tab, the other C0 and C1 controls (a lone \r, \f,
+#: \v, \x1c-\x1e, \x85 ... would move the terminal's cursor or break the line) and the
+#: Unicode line and paragraph separators.
+_QUOTE_BLANKS = {c: " " for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def source_line(source: str, line: int) -> str | None:
+    """The text of 1-based `line` as positions count lines: only "\n" ends a line (a lone
+    "\r", "\f", "\v", "\x85", U+2028 ... do not, unlike str.splitlines). The "\r" of a
+    CRLF ending is not part of the line. None past the last line; as with splitlines, a
+    final "\n" does not start another line and an empty text has none."""
+    lines = source.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not 1 <= line <= len(lines):
+        return None
+    text = lines[line - 1]
+    return text[:-1] if text.endswith("\r") else text
+
+
 def render_text(diag: Diagnostic, source: str, path: str) -> str:
     """`path:line:col: error[E012]: message`, then the source line and a caret."""
     sev = diag.severity.value
     out = [f"{path}:{diag.span.line}:{diag.span.column}: {sev}[{diag.code}]: {diag.message}"]
-    lines = source.splitlines()
-    if 1 <= diag.span.line <= len(lines):
-        text = lines[diag.span.line - 1].replace("\t", " ")
+    text = source_line(source, diag.span.line)
+    if text is not None:
+        text = text.translate(_QUOTE_BLANKS)
         gutter = str(diag.span.line)
         width = 1
         if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:

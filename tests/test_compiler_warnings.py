@@ -1,4 +1,4 @@
-"""Warnings (W001-W005): code, position and message of every diagnostic of the programs in
+"""Warnings (W001-W006): code, position and message of every diagnostic of the programs in
 tests/programs/warnings, through the library and `psl check`; a warning never stops
 compilation, and `psl check` exits 0 when there are only warnings."""
 

@@ -39,7 +39,10 @@ def _name(tok: lark.Token) -> ast.Name:
 
 
 class _Build(lark.Transformer):
-    """Inline callbacks: each receives already-built children."""
+    """Inline callbacks: each receives already-built children. Each does work in proportion
+    to the children it receives and never copies a child's tuples, so a chain of any length
+    (prefixes, operators, swizzles, else-if, statements) builds in linear time
+    (tests/test_frontend_defects.py counts it)."""
 
     def start(self, c):  # noqa: D102
         return c[0]
@@ -101,10 +104,10 @@ class _Build(lark.Transformer):
         return ast.Chain(first, rest, first.span)
 
     def unary(self, c):
-        op, operand = c
-        if isinstance(operand, ast.Unary):
-            return ast.Unary((op, *operand.ops), operand.operand, op.span)
-        return ast.Unary((op,), operand, op.span)
+        # `unary_op+ postfix`: Lark hands over all the prefixes at once (its `+` helper rule
+        # is left-recursive and extends one list), so a chain of n prefixes costs O(n).
+        *ops, operand = c
+        return ast.Unary(tuple(ops), operand, ops[0].span)
 
     def swizzle(self, c):
         base, *parts = c
@@ -146,15 +149,21 @@ class _PreLexed(Lexer):
         return iter(data)
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> lark.Lark:
+def _make_parser(transformer: lark.Transformer, grammar: str | None = None) -> lark.Lark:
+    """The LALR parser over `lex`'s tokens, building with `transformer` while it reduces
+    (tests pass an instrumented `_Build`, or a variant of grammar.lark)."""
     return lark.Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        GRAMMAR_PATH.read_text(encoding="utf-8") if grammar is None else grammar,
         parser="lalr",
         lexer=_PreLexed,
-        transformer=_Build(),
+        transformer=transformer,
         maybe_placeholders=True,
     )
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> lark.Lark:
+    return _make_parser(_Build())
 
 
 @dataclass(frozen=True)
