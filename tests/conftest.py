@@ -35,3 +35,13 @@ def valid_programs() -> list[Path]:
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
     return CORPUS
+
+
+@pytest.fixture()
+def prog(tmp_path):
+    """Writes a program text to a file in tmp_path; returns its path as a string."""
+    def write(text: str, name: str = "p.psl") -> str:
+        p = tmp_path / name
+        p.write_text(text)
+        return str(p)
+    return write

@@ -37,15 +37,6 @@ def counts(stats) -> list[tuple[int, int, bool]]:
     return [(p.instructions, p.jumps, p.hit_jump_limit) for p in stats.sampled.pixels]
 
 
-@pytest.fixture()
-def prog(tmp_path):
-    def write(text: str, name: str = "p.psl") -> str:
-        p = tmp_path / name
-        p.write_text(text)
-        return str(p)
-    return write
-
-
 def check(*args: str):
     return CliRunner().invoke(check_command, list(args))
 

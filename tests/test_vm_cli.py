@@ -15,15 +15,6 @@ GRADIENT = "float4(uv().x, uv().y, 0.25, 1)"
 COUNTER = "self(uv()) + float4(0.125, 0, 0, 0)"
 
 
-@pytest.fixture()
-def prog(tmp_path):
-    def write(text: str, name: str = "p.psl") -> str:
-        p = tmp_path / name
-        p.write_text(text)
-        return str(p)
-    return write
-
-
 def invoke(*args: str):
     return CliRunner().invoke(command, list(args))
 

@@ -228,7 +228,6 @@ public static class Host
         string exc = null;
         string step = "a";
         int frames = 0;
-        bool busy = false;
         try
         {
             c.input.text = a;
@@ -237,24 +236,9 @@ public static class Host
             AppendStep(steps, step, c, frames, null);
 
             step = "b";
-            c.input.text = b;
-            Deliver(c, events, step, "Compile", c.Compile);
-            frames = Frames(c, events, step, update, 3);
-            busy = Compiling(c);
-            c.input.text = cText;
-            Deliver(c, events, step, "Compile", c.Compile);
-            frames += RunToEnd(c, events, step, update);
-            AppendStep(steps, step, c, frames, busy);
-
+            Interrupted(c, events, steps, step, update, b, 3, cText, "Compile", c.Compile);
             step = "c";
-            c.input.text = a;
-            Deliver(c, events, step, "Compile", c.Compile);
-            frames = Frames(c, events, step, update, 2);
-            busy = Compiling(c);
-            c.input.text = d;
-            Deliver(c, events, step, "CompileReceived", c.CompileReceived);
-            frames += RunToEnd(c, events, step, update);
-            AppendStep(steps, step, c, frames, busy);
+            Interrupted(c, events, steps, step, update, a, 2, d, "CompileReceived", c.CompileReceived);
         }
         catch (NotFinishedException e)
         {
@@ -292,6 +276,22 @@ public static class Host
         sb.Append(", \"exc\": ").Append(exc == null ? "null" : Json(exc));
         sb.Append("}");
         return sb.ToString();
+    }
+
+    // One interrupted step: Compile `first`, play `before` frames, then `second` arrives
+    // through `call` (a Compile press or received text) and runs to the end.
+    private static void Interrupted(Compiler c, List<Ev> events, StringBuilder steps, string step,
+                                    Action update, string first, int before, string second,
+                                    string callName, Action call)
+    {
+        c.input.text = first;
+        Deliver(c, events, step, "Compile", c.Compile);
+        int frames = Frames(c, events, step, update, before);
+        bool busy = Compiling(c);
+        c.input.text = second;
+        Deliver(c, events, step, callName, call);
+        frames += RunToEnd(c, events, step, update);
+        AppendStep(steps, step, c, frames, busy);
     }
 
     private static void AppendStep(StringBuilder steps, string step, Compiler c, int frames, object busy)
