@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 class Severity(str, enum.Enum):
     ERROR = "error"
     WARNING = "warning"
+    NOTE = "note"  # information: what the program does that may surprise (never fails a check)
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Kind:
 
 
 def _k(code: str, template: str, summary: str) -> Kind:
-    sev = Severity.ERROR if code.startswith("E") else Severity.WARNING
+    sev = {"E": Severity.ERROR, "W": Severity.WARNING, "N": Severity.NOTE}[code[0]]
     return Kind(code, sev, template, summary)
 
 
@@ -67,6 +68,20 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
        "return inside if/while"),
     _k("W006", "variable '{name}' is never assigned, so it reads 0{suggestion}",
        "read of a variable that nothing assigns"),
+    _k("W007", "variable '{name}' is read before it is assigned{where}, so it reads 0 there",
+       "read that a path reaches before any assignment"),
+    _k("W008", "this loop needs {need} but the VM stops every pixel after {limit} jumps: "
+               "{where}",
+       "constant loop bounds beyond the jump budget"),
+    _k("W009", "this loop never ends: {why}; the VM stops every pixel after {limit} jumps, "
+               "wherever it is",
+       "a loop whose constant condition never becomes false"),
+    _k("W010", "swizzle lane {lane} is past the width of {what}, so it reads 0",
+       "swizzle lane beyond the value's inferred width"),
+    _k("W011", "{op} mixes {left} and {right}: {effect}",
+       "mixed widths in an operator or builtin, likely a mistake"),
+    _k("N001", "the program's result is {what}: {effect}",
+       "final value narrower than a float4"),
 )}
 
 
@@ -111,6 +126,8 @@ class Diagnostic:
         }
         if self.hint:
             d["hint"] = self.hint
+        if self.notes:
+            d["notes"] = list(self.notes)
         return d
 
 
@@ -163,6 +180,7 @@ def render_text(diag: Diagnostic, source: str, path: str) -> str:
         out.append(f"{' ' * len(gutter)} |")
         out.append(f"{gutter} | {text}")
         out.append(f"{' ' * len(gutter)} | {' ' * (diag.span.column - 1)}{'^' * width}")
+    out.extend(f"  = note: {note}" for note in diag.notes)
     if diag.hint:
         out.append(f"  = help: {diag.hint}")
     return "\n".join(out)

@@ -31,7 +31,7 @@ from pathlib import Path
 from psl.diagnostics import Diagnostic
 
 PREFIX = "// expect: "
-_EXPECT = re.compile(r"(?P<code>[EW]\d{3}) (?P<line>\d+):(?P<column>\d+)(?: (?P<message>.+))?")
+_EXPECT = re.compile(r"(?P<code>[EWN]\d{3}) (?P<line>\d+):(?P<column>\d+)(?: (?P<message>.+))?")
 
 
 @dataclass(frozen=True)

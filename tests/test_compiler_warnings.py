@@ -1,4 +1,4 @@
-"""Warnings (W001-W006): code, position and message of every diagnostic of the programs in
+"""Warnings and notes (W…, N…): code, position and message of every diagnostic of the programs in
 tests/programs/warnings, through the library and `psl check`; a warning never stops
 compilation, and `psl check` exits 0 when there are only warnings."""
 
@@ -17,12 +17,16 @@ from tests.conftest import warning_cases
 from tests.expectations import Case, Expect, describe
 
 CASES = warning_cases()
-WARNINGS = {code for code, kind in CATALOGUE.items() if kind.severity is Severity.WARNING}
+WARNINGS = {code for code, kind in CATALOGUE.items() if kind.severity is not Severity.ERROR}
 
 
 def psl(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "psl.cli", *args], input=input,
                           capture_output=True, text=True)
+
+
+def _severity(code: str) -> str:
+    return CATALOGUE[code].severity.value
 
 
 def write_cases(directory: Path) -> list[Path]:
@@ -61,7 +65,7 @@ def test_check_cli_json(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr  # warnings only: success
     reported: dict[str, list[Expect]] = {str(p): [] for p in paths}
     for d in json.loads(proc.stdout):
-        assert d["severity"] == "warning"
+        assert d["severity"] in ("warning", "note")
         reported[d["path"]].append(Expect(d["code"], d["line"], d["column"], d["message"]))
     for case, path in zip(CASES, paths, strict=True):
         assert reported[str(path)] == list(case.expected), case.name
@@ -72,7 +76,7 @@ def test_check_cli_text(tmp_path):
     proc = psl("check", *map(str, paths))
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     headlines = [line for line in proc.stdout.splitlines() if line.startswith(str(tmp_path))]
-    assert headlines == [f"{path}:{e.line}:{e.column}: warning[{e.code}]: {e.message}"
+    assert headlines == [f"{path}:{e.line}:{e.column}: {_severity(e.code)}[{e.code}]: {e.message}"
                          for case, path in zip(CASES, paths, strict=True)
                          for e in case.expected]
 
@@ -91,4 +95,5 @@ def test_compile_cli_writes_the_program(tmp_path):
     assert proc.returncode == 0
     assert out.read_bytes() == compile_source(case.source).unwrap().to_bytes()
     assert [line for line in proc.stderr.splitlines() if line.startswith("<stdin>:")] == [
-        f"<stdin>:{e.line}:{e.column}: warning[{e.code}]: {e.message}" for e in case.expected]
+        f"<stdin>:{e.line}:{e.column}: {_severity(e.code)}[{e.code}]: {e.message}"
+        for e in case.expected]

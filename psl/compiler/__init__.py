@@ -11,8 +11,9 @@ import numpy as np
 from psl.analysis import analyse
 from psl.bytecode import Instruction, Program, decode, instruction
 from psl.compiler import codegen, link
-from psl.compiler.ir import NAN
+from psl.compiler.ir import NAN, Ins
 from psl.diagnostics import Diagnostic, PslError, Span, make
+from psl.infer import Inference, infer
 from psl.registry import LIMITS, Op
 from psl.syntax import ast
 from psl.syntax.parser import parse
@@ -30,6 +31,7 @@ class CompileResult:
     program: Program | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ast: ast.Program | None = None
+    inference: Inference | None = None  # width inference, when the program compiled
 
     @property
     def ok(self) -> bool:
@@ -51,7 +53,9 @@ def check_source(source: str) -> CompileResult:
     return compile_source(source)
 
 
-def compile_source(source: str) -> CompileResult:
+def compile_source(source: str, lint: bool = True) -> CompileResult:
+    """Compile PSL source. `lint=False` skips width inference and its warnings (the
+    program is the same; `psl run` and the differential tests need only the code)."""
     parsed = parse(source)
     if parsed.program is None:
         return CompileResult(None, parsed.diagnostics)
@@ -72,12 +76,41 @@ def compile_source(source: str) -> CompileResult:
         diags.insert(0, make("E030", Span.start(), count=count, limit=LIMITS.instructions,
                              hint="functions are inlined at every call; call big ones less"))
         return CompileResult(None, diags, tree)
-    linked = link.allocate_and_link(link.inline(top, functions))
+    sites: list[tuple] = []
+    items = link.inline(top, functions, sites)
+    linked = link.allocate_and_link(items)
     if len(linked.registers) > LIMITS.registers:
         diags.insert(0, make("E031", Span.start(), count=len(linked.registers),
                              limit=LIMITS.registers))
         return CompileResult(None, diags, tree)
-    return _result(linked, diags, tree)
+    result = _result(linked, diags, tree)
+    if lint:
+        code_sites = [s for item, s in zip(items, sites, strict=True) if isinstance(item, Ins)]
+        _infer(result, [ins.span for ins in linked.code], code_sites)
+    return result
+
+
+def _final_span(body: ast.Block) -> Span | None:
+    """Where the program's result comes from: its final expression, or the if/else that
+    ends it."""
+    if body.final is not None:
+        return body.final.span
+    if body.statements and isinstance(body.statements[-1], ast.If):
+        return body.statements[-1].span
+    return None
+
+
+def _infer(result: CompileResult, spans: list[Span | None], sites: list[tuple]) -> None:
+    program = result.program
+    assert program is not None and result.ast is not None
+    inference = infer(program.instructions, program.registers, spans, sites,
+                      program.variables, _final_span(result.ast.body))
+    result.inference = inference
+    ours = {(d.code, d.span) for d in result.diagnostics}
+    new = [d for d in inference.diagnostics if (d.code, d.span) not in ours]
+    result.diagnostics = sorted(
+        [*result.diagnostics, *new],
+        key=lambda d: (not d.is_error, d.span.line, d.span.column, d.code))
 
 
 def _operand(ins: link.Ins) -> tuple[float, ...]:

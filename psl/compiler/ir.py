@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from psl.diagnostics import Span
 from psl.registry import Op
 
 NAN = float("nan")
@@ -17,6 +18,8 @@ class Ins:
     (a register key after inlining) and `mask` the SETVAR lane digits (0 for plain).
     BINOP/UNOP/CALL: `code` is the operator id, ASCII code or builtin id.
     JUMP/CONDJUMP: `label` is the target label.
+    `span`: the source the instruction comes from (for diagnostics on the inlined code;
+    not part of the instruction's identity).
     """
 
     op: Op
@@ -25,6 +28,7 @@ class Ins:
     mask: int = 0
     code: int = 0
     label: int = -1
+    span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class CallUser:
     """A call of a user function: replaced by the function's body when inlining."""
 
     name: str
+    span: Span | None = field(default=None, compare=False)  # the call's name
 
 
 Item = Ins | Label | CallUser

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from psl import registry
 from psl.bytecode import Instruction, Program
+from psl.infer.graph import components
 from psl.registry import Op
 
 _EFFECT = {Op.PUSHCONST: 1, Op.PUSHVAR: 1, Op.BINOP: -1, Op.UNOP: 0, Op.SETVAR: -1,
@@ -121,7 +122,7 @@ def _deepest(succ: list[tuple[int, ...]], nets: list[int], peaks: list[int]) -> 
     depth: list[int | None] = [None] * len(succ)  # entry depth; None: not reached (yet)
     depth[0] = 0
     deepest = 0
-    for comp in reversed(_components(succ)):  # Tarjan gives reverse topological order
+    for comp in reversed(components(succ)):  # Tarjan gives reverse topological order
         entries = [v for v in comp if depth[v] is not None]
         if not entries:
             continue  # unreachable
@@ -154,50 +155,3 @@ def _deepest(succ: list[tuple[int, ...]], nets: list[int], peaks: list[int]) -> 
                     got = depth[t]
                     depth[t] = out if got is None else max(got, out)
     return deepest
-
-
-def _components(succ: list[tuple[int, ...]]) -> list[list[int]]:
-    """Strongly connected components (Tarjan, iterative), in reverse topological order."""
-    n = len(succ)
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
-    stack: list[int] = []
-    comps: list[list[int]] = []
-    counter = 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack[w] = True
-                    work.append((w, 0))
-                elif on_stack[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    comp.append(w)
-                    if w == v:
-                        break
-                comps.append(comp)
-    return comps

@@ -255,11 +255,12 @@ def lex(source: str) -> tuple[list[lark.Token], Diagnostic | None]:
                             what="tokens", limit=LIMITS.tokens)
     depth = 0
     for tok in tokens:
-        if tok in ("(", "{") and tok.type != "NUMBER":
+        kind = tok.type  # (comparing the Token itself goes through its slow __eq__)
+        if kind == "LPAR" or kind == "LBRACE":
             depth += 1
             if depth > LIMITS.nesting:
                 return tokens, make("E003", _span(tok), limit=LIMITS.nesting)
-        elif tok in (")", "}") and depth > 0:
+        elif (kind == "RPAR" or kind == "RBRACE") and depth > 0:
             depth -= 1
     return tokens, None
 

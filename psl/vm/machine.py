@@ -194,6 +194,7 @@ class Frame:
         self.exec = np.zeros(n, np.int64)
         self.jumps = np.zeros(n, np.int64)
         self.hit = np.zeros(n, bool)
+        self.width = np.zeros(n, np.int8)  # the result's width before its NaN lanes are zeroed
         self.deep = 0
         self.groups_run = 0
 
@@ -221,7 +222,13 @@ class Frame:
         g.settle()
         g.sp -= 1
         v = g.stack[g.sp % STACK]
-        res = zero_nan(full(v)) if v is not None else np.zeros((4, 1), F32)
+        if v is None:
+            res = np.zeros((4, 1), F32)
+            self.width[g.idx] = 4
+        else:
+            raw = full(v)
+            res = zero_nan(raw)
+            self.width[g.idx] = np.count_nonzero(raw == raw, axis=0)
         self.out[:, g.idx] = res
         self.exec[g.idx] = g.exbase
         self.jumps[g.idx] = g.jbase

@@ -1,0 +1,68 @@
+"""Width inference and the checks built on it.
+
+`infer` runs on the compiled program, the code the VM runs, so functions are inferred per
+call (they are inlined) and every rule of SPEC §7 is applied as the VM applies it. The
+source positions and call paths of the instructions map the results back to the text.
+See docs/width-inference.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from psl.bytecode import Instruction
+from psl.diagnostics import Diagnostic, Span
+from psl.infer import domain
+from psl.infer.flow import Flow, analyse
+from psl.infer.lints import lint
+from psl.infer.loops import LoopCost, loop_costs, loop_findings
+from psl.registry import Op
+
+
+@dataclass
+class Inference:
+    flow: Flow
+    #: widths the program's result can have (empty when no path ends)
+    final: frozenset[int]
+    loops: list[LoopCost]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: source position of a variable read or plain assignment -> widths it can have there
+    variables: dict[Span, frozenset[int]] = field(default_factory=dict)
+
+    def dynamic(self) -> dict[Span, frozenset[int]]:
+        """The variables that can hold different widths at one point."""
+        return {s: w for s, w in self.variables.items() if len(w) > 1}
+
+
+def infer(instructions: list[Instruction], registers: int, spans: Sequence[Span | None],
+          sites: Sequence[tuple], names: dict[int, str],
+          final_span: Span | None = None) -> Inference:
+    """Infer the program's widths and constants; `spans[k]`, `sites[k]`: the source and
+    call path of instruction k; `names`: register -> variable name."""
+    flow = analyse(instructions, registers)
+    final = domain.width_set(flow.final) if flow.final is not None else frozenset()
+    costs = loop_costs(flow)
+    result = Inference(flow, final, costs)
+    assigned = {d.n for d in flow.code if d.op == Op.SETVAR}
+    found = lint(flow, [d.op for d in flow.code], spans, sites, names, final_span, assigned)
+    for code, k, fields, hint in loop_findings(costs, spans):
+        found.add(code, k, spans[k] if k < len(spans) else None, hint, **fields)
+    copies: dict[Span, list[tuple]] = {}
+    for k, span in enumerate(spans):
+        if span is not None:
+            copies.setdefault(span, []).append(sites[k] if k < len(sites) else ())
+    result.diagnostics = found.diagnostics(copies)
+    for k, seen in flow.seen.items():
+        d = flow.code[k]
+        span = spans[k] if k < len(spans) else None
+        if span is None or not seen.inputs:
+            continue
+        if d.op == Op.PUSHVAR or (d.op == Op.SETVAR and d.pairs is None):
+            ws = domain.width_set(seen.inputs[0])
+            got = result.variables.get(span)
+            result.variables[span] = ws if got is None else got | ws
+    return result
+
+
+__all__ = ["Inference", "infer"]

@@ -1,0 +1,332 @@
+"""Width inference over a compiled program: abstract interpretation of the bytecode the VM
+runs (inlined, registers allocated), to a fixed point over its control-flow graph.
+
+The state at a program point is the operand stack, every register's value (domain.Val)
+and which registers may not have been assigned yet. States are kept apart per *context*:
+the set of enclosing loops that are in their first iteration. Peeling the first iteration
+this way keeps the constants of a loop's start (`for (i = 0; i < 8; i++)` enters with
+i = 0, so its body certainly runs) and keeps "assigned in the loop" facts for the code
+after a loop that certainly ran. Contexts double per nested loop; programs nest a few deep.
+
+Where two paths meet with different stack depths (a value left in an `if`, W005), the
+stack is aligned at its top, which is where pops read; entries below the shorter one are
+unknown (`deep`). The inference assumes the program ends before the jump limit; a program
+that does not is reported by the loop checks instead.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from psl import registry
+from psl.bytecode import Instruction, set_mask_lanes
+from psl.infer import domain
+from psl.infer.domain import TOP, ZERO, Val
+from psl.infer.graph import Loop, loop_nest
+from psl.registry import LIMITS, Op
+
+_PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
+    Op.PUSHCONST, Op.PUSHVAR, Op.BINOP, Op.UNOP, Op.CALL, Op.SETVAR, Op.JUMP, Op.CONDJUMP)
+
+
+_DEPTHS = 4  # distinct stack depths kept apart at one block and context
+
+
+def _number(x: float) -> int:
+    """The operand number as the VM reads it: uint(round(x)), NaN and negatives 0."""
+    if x != x or x <= 0:
+        return 0
+    return int(round(x)) if x < 2**32 else 2**32 - 1
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """One instruction with its operand read as the VM reads it."""
+
+    op: int
+    n: int  # register, operator id, builtin id or jump target instruction
+    const: Val | None = None  # PUSHCONST
+    pairs: list[tuple[int, int]] | None = None  # SETVAR lanes
+    arity: int = 0  # CALL
+
+
+def decode(instructions: list[Instruction]) -> list[Decoded]:
+    out = []
+    count = len(instructions)
+    for ins in instructions:
+        op = int(ins.op)
+        o = ins.operand
+        n = _number(o[0])
+        if op == _PUSHCONST:
+            out.append(Decoded(op, 0, domain.of_lanes(o)))  # type: ignore[arg-type]
+        elif op in (_PUSHVAR, _SETVAR):
+            pairs = set_mask_lanes(_number(o[1])) if op == _SETVAR else None
+            out.append(Decoded(op, n % LIMITS.registers, pairs=pairs))
+        elif op == _CALL:
+            b = registry.BUILTIN_BY_ID.get(n)
+            out.append(Decoded(op, n, arity=b.arity if b else 0))
+        elif op in (_JUMP, _CONDJUMP):
+            # slot 2k is instruction k; a target at or past the end ends the program
+            out.append(Decoded(op, n // 2 if n % 2 == 0 and n // 2 < count else count))
+        else:
+            out.append(Decoded(op, n))
+    return out
+
+
+# ----------------------------------------------------------------------------- state
+@dataclass
+class State:
+    stack: tuple[Val, ...]
+    deep: bool  # entries below the stack's bottom are unknown
+    regs: tuple[Val, ...]
+    unassigned: int  # bit r: register r may not have been assigned on some path
+    never: int  # bit r: register r has not been assigned on any path
+
+    def join(self, other: State) -> State | None:
+        """self joined with other; None when that is self (nothing new)."""
+        changed = False
+        if len(self.stack) == len(other.stack):
+            stack = self.stack
+            if stack != other.stack:
+                stack = tuple(domain.join(a, b) for a, b in zip(stack, other.stack,
+                                                                 strict=True))
+                changed = stack != self.stack
+            deep = self.deep or other.deep
+        else:
+            k = min(len(self.stack), len(other.stack))
+            mine = self.stack[len(self.stack) - k:]
+            theirs = other.stack[len(other.stack) - k:]
+            stack = tuple(domain.join(a, b) for a, b in zip(mine, theirs, strict=True))
+            deep = True
+            changed = True
+        changed |= deep != self.deep
+        regs = self.regs
+        if regs != other.regs:
+            regs = tuple(a if a == b else domain.join(a, b)
+                         for a, b in zip(regs, other.regs, strict=True))
+            changed |= regs != self.regs
+        unassigned = self.unassigned | other.unassigned
+        never = self.never & other.never
+        changed |= unassigned != self.unassigned or never != self.never
+        return State(stack, deep, regs, unassigned, never) if changed else None
+
+
+@dataclass
+class Seen:
+    """What the recording pass saw at one instruction, joined over every context."""
+
+    inputs: tuple[Val, ...] = ()  # the values the instruction pops (PUSHVAR: the register)
+    unassigned: bool = False  # PUSHVAR: the register may not have been assigned
+    always_unassigned: bool = True  # PUSHVAR: ... and that on every path
+    outcomes: int = 0  # CONDJUMP: bit 0 fell through, bit 1 jumped
+
+
+@dataclass
+class Flow:
+    code: list[Decoded]
+    succ: list[tuple[int, ...]]  # per block
+    starts: list[int]  # first instruction of each block (plus the end)
+    loops: list[Loop]
+    block_of: dict[int, int] = field(default_factory=dict)  # first instruction -> block
+    # (block, context, stack depth or -1 for a deep stack) -> state on entry
+    states: dict[tuple[int, int, int], State] = field(default_factory=dict)
+    seen: dict[int, Seen] = field(default_factory=dict)  # instruction -> what was seen
+    final: Val | None = None  # the popped result, None if no path ends
+    ends: bool = False
+
+    def header_states(self, loop: Loop, first: bool) -> list[State]:
+        bit = 1 << loop.index
+        return [s for (b, ctx, _), s in self.states.items()
+                if b == loop.header and bool(ctx & bit) == first]
+
+
+def _blocks(code: list[Decoded]) -> tuple[list[int], list[tuple[int, ...]]]:
+    n = len(code)
+    leader = [False] * (n + 1)
+    leader[0] = True
+    for k, d in enumerate(code):
+        if d.op == _JUMP or d.op == _CONDJUMP:
+            leader[k + 1] = True
+            leader[d.n] = True
+    starts = [k for k in range(n) if leader[k]] or [0]
+    block_of = {k: b for b, k in enumerate(starts)}
+    starts.append(n)
+    succ: list[tuple[int, ...]] = []
+    for b in range(len(starts) - 1):
+        last = starts[b + 1] - 1
+        d = code[last] if last >= 0 and n else None
+        if d is not None and d.op == _JUMP:
+            targets: tuple[int, ...] = (d.n,)
+        elif d is not None and d.op == _CONDJUMP:
+            targets = (last + 1, d.n)
+        else:
+            targets = (last + 1,)
+        succ.append(tuple(block_of[t] for t in targets if t < n))
+    return starts, succ
+
+
+def analyse(instructions: list[Instruction], registers: int) -> Flow:
+    code = decode(instructions)
+    starts, succ = _blocks(code)
+    loops = loop_nest(succ)
+    flow = Flow(code, succ, starts, loops, {k: b for b, k in enumerate(starts[:-1])})
+    if not code:
+        flow.final, flow.ends = ZERO, True
+        return flow
+    nblocks = len(succ)
+    member = [0] * nblocks  # bit l: block in loop l
+    header_of = [-1] * nblocks
+    for lp in loops:
+        header_of[lp.header] = lp.index
+        for b in lp.members:
+            member[b] |= 1 << lp.index
+    nreg = max(registers, 1 + max((d.n for d in code if d.op in (_PUSHVAR, _SETVAR)),
+                                  default=-1))
+    start = State((), False, (ZERO,) * nreg, (1 << nreg) - 1, (1 << nreg) - 1)
+
+    def context(u: int, v: int, ctx: int) -> int:
+        ctx &= member[v]  # leaving a loop ends its first iteration
+        h = header_of[v]
+        if h >= 0:
+            bit = 1 << h
+            ctx = ctx & ~bit if member[u] & bit else ctx | bit
+        return ctx
+
+    states = flow.states
+    depths: dict[tuple[int, int], set[int]] = {}  # (block, context) -> stack depths kept
+    ctx0 = context(-1, 0, 0) if header_of[0] >= 0 else 0
+    key0 = (0, ctx0, 0)
+    states[key0] = start
+    heap = [key0]
+    queued = {key0}
+    while heap:
+        key = heapq.heappop(heap)
+        queued.discard(key)
+        b, ctx, _depth = key
+        for target, out in _run_block(flow, b, states[key], None):
+            if target is None:
+                continue
+            nctx = context(b, target, ctx)
+            # Paths that leave different numbers of values on the stack (a value left in an
+            # `if`, W005) are kept apart, so each path's final value stays exact; past a few
+            # depths (a loop that leaves a value per iteration) they share one deep state.
+            kept = depths.setdefault((target, nctx), set())
+            depth = -1 if out.deep else len(out.stack)
+            if depth not in kept and len(kept) >= _DEPTHS:
+                depth = -1
+                out = State(out.stack, True, out.regs, out.unassigned, out.never)
+            kept.add(depth)
+            nk = (target, nctx, depth)
+            got = states.get(nk)
+            if got is None:
+                states[nk] = out
+            else:
+                new = got.join(out)
+                if new is None:
+                    continue
+                states[nk] = new
+            if nk not in queued:
+                queued.add(nk)
+                heapq.heappush(heap, nk)
+    # The recording pass: every block once per context, with the fixed point's states.
+    for (b, _ctx, _depth), st in sorted(states.items()):
+        for target, out in _run_block(flow, b, st, flow.seen):
+            if target is None:
+                value = out.stack[-1] if out.stack else (TOP if out.deep else ZERO)
+                flow.final = value if flow.final is None else domain.join(flow.final, value)
+                flow.ends = True
+    return flow
+
+
+def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen] | None
+               ) -> list[tuple[int | None, State]]:
+    """Run block b from state st; the successor blocks with their states (None: the end
+    of the program, with the state before the result's pop)."""
+    code = flow.code
+    stack = list(st.stack)
+    deep = st.deep
+    regs = list(st.regs)
+    unassigned = st.unassigned
+    never = st.never
+    empty = TOP if deep else ZERO
+
+    def pop() -> Val:
+        return stack.pop() if stack else empty
+
+    end = flow.starts[b + 1]
+    for k in range(flow.starts[b], end):
+        d = code[k]
+        op = d.op
+        if op == _PUSHCONST:
+            stack.append(d.const)  # type: ignore[arg-type]
+        elif op == _PUSHVAR:
+            v = regs[d.n]
+            if seen is not None:
+                _see(seen, k, (v,), unassigned=bool(unassigned >> d.n & 1),
+                     always=bool(never >> d.n & 1))
+            stack.append(v)
+        elif op == _BINOP:
+            r = pop()
+            left = pop()
+            if seen is not None:
+                _see(seen, k, (left, r))
+            stack.append(domain.binop(d.n, left, r))
+        elif op == _UNOP:
+            v = pop()
+            stack.append(domain.unop(d.n, v))
+        elif op == _CALL:
+            args = [pop() for _ in range(d.arity)]
+            args.reverse()
+            if seen is not None:
+                _see(seen, k, tuple(args))
+            stack.append(domain.call(d.n, args))
+        elif op == _SETVAR:
+            v = pop()
+            regs[d.n] = domain.setvar(regs[d.n], v, d.pairs)
+            unassigned &= ~(1 << d.n)
+            never &= ~(1 << d.n)
+            if seen is not None:
+                _see(seen, k, (v,))
+        elif op == _JUMP:
+            return [(_block_at(flow, d.n), _state(stack, deep, regs, unassigned, never))]
+        elif op == _CONDJUMP:
+            c = pop()
+            after = _state(stack, deep, regs, unassigned, never)
+            jumped = domain.jumps(c)
+            if seen is not None:
+                _see(seen, k, (c,), outcomes=(1 if jumped is not True else 0)
+                     | (2 if jumped is not False else 0))
+            out: list[tuple[int | None, State]] = []
+            if jumped is not True:
+                out.append((_block_at(flow, k + 1), after))
+            if jumped is not False:
+                out.append((_block_at(flow, d.n), after))
+            return out
+        if len(stack) > LIMITS.stack:  # the ring overwrites its oldest entries
+            del stack[0]
+            deep = True
+            empty = TOP
+    return [(_block_at(flow, end), _state(stack, deep, regs, unassigned, never))]
+
+
+def _block_at(flow: Flow, k: int) -> int | None:
+    """The block starting at instruction k; None past the end (the program ends)."""
+    return flow.block_of.get(k) if k < len(flow.code) else None
+
+
+def _state(stack: list[Val], deep: bool, regs: list[Val], unassigned: int,
+           never: int) -> State:
+    return State(tuple(stack), deep, tuple(regs), unassigned, never)
+
+
+def _see(seen: dict[int, Seen], k: int, inputs: tuple[Val, ...], unassigned: bool = False,
+         always: bool = False, outcomes: int = 0) -> None:
+    s = seen.get(k)
+    if s is None:
+        seen[k] = Seen(inputs, unassigned, always, outcomes)
+        return
+    s.inputs = tuple(domain.join(a, b) for a, b in zip(s.inputs, inputs, strict=True))
+    s.unassigned |= unassigned
+    s.always_unassigned &= always
+    s.outcomes |= outcomes

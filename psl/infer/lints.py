@@ -1,0 +1,184 @@
+"""Warnings from width inference: reads before assignment, swizzles past a value's width,
+mixed widths, and the program's result (catalogue codes W007, W010, W011, N001).
+
+Each check reads what the recording pass saw at an instruction, joined over every path
+and context; an instruction of an inlined function exists once per call, so findings are
+grouped by source position and name the calls they hold for when not all do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from psl import registry
+from psl.diagnostics import Diagnostic, Span, make
+from psl.infer import domain
+from psl.infer.flow import Flow
+from psl.registry import Op, ResultDim
+
+_SWIZZLE = registry.SWIZZLE.id
+_POW = registry.BUILTIN_BY_NAME["pow"].id
+_ARITH = {registry.BINOP_BY_SYMBOL[s].id: s for s in "+-*/"}
+_SYMBOL = {b.id: s for s, b in registry.BINOP_BY_SYMBOL.items()}
+
+
+def static(v: domain.Val) -> int | None:
+    """The one width v can have, or None when it can have several."""
+    ws = domain.width_set(v)
+    return next(iter(ws)) if len(ws) == 1 else None
+
+
+def kind(w: int) -> str:
+    """'a float3'."""
+    return domain.describe(frozenset({w}))
+
+
+def bare(w: int) -> str:
+    """'float3'."""
+    return kind(w).split(" ", 1)[1]
+
+
+@dataclass
+class _Finding:
+    code: str
+    span: Span
+    fields: dict[str, object]
+    hint: str
+    sites: list[tuple] = field(default_factory=list)
+
+
+class Findings:
+    """Findings grouped by (code, position, message)."""
+
+    def __init__(self, sites: Sequence[tuple]):
+        self.sites = sites
+        self.items: dict[tuple, _Finding] = {}
+
+    def add(self, code: str, k: int, span: Span | None, hint: str = "",
+            **fields: object) -> None:
+        if span is None:
+            return
+        key = (code, span, tuple(sorted(fields.items())))
+        got = self.items.get(key)
+        if got is None:
+            got = self.items[key] = _Finding(code, span, fields, hint)
+        got.sites.append(self.sites[k] if k < len(self.sites) else ())
+
+    def diagnostics(self, copies: dict[Span, list[tuple]]) -> list[Diagnostic]:
+        out = []
+        for f in self.items.values():
+            d = make(f.code, f.span, hint=f.hint, **f.fields)
+            everywhere = copies.get(f.span, [])
+            if f.sites and f.sites[0] and len(set(f.sites)) < len(set(everywhere)):
+                calls = sorted({s[-1] for s in f.sites if s and s[-1] is not None},
+                               key=lambda s: (s.line, s.column))
+                shown = ", ".join(f"{s.line}:{s.column}" for s in calls[:3])
+                more = f" and {len(calls) - 3} more" if len(calls) > 3 else ""
+                d = Diagnostic(d.code, d.span, d.message, d.hint,
+                               (f"only in the call{'s' if len(calls) > 1 else ''} at "
+                                f"{shown}{more}",))
+            out.append(d)
+        return out
+
+
+def lint(flow: Flow, ops: Sequence[int], spans: Sequence[Span | None],
+         sites: Sequence[tuple], names: dict[int, str], final_span: Span | None,
+         assigned: set[int]) -> Findings:
+    """`ops[k]`, `spans[k]`, `sites[k]`: opcode, source and call path of instruction k;
+    `names`: register -> variable name; `assigned`: registers some SETVAR writes."""
+    found = Findings(sites)
+    code = flow.code
+    for k, seen in sorted(flow.seen.items()):
+        d = code[k]
+        span = spans[k] if k < len(spans) else None
+        if d.op == Op.PUSHVAR:
+            if seen.unassigned and d.n in assigned:
+                name = names.get(d.n, f"r{d.n}").rsplit(".", 1)[-1]
+                where = "" if seen.always_unassigned else " on some paths"
+                found.add("W007", k, span, name=name, where=where,
+                          hint="assign it first on every path (or initialise it before "
+                               "the loop or if)")
+        elif d.op == Op.BINOP:
+            _mixed_binop(found, k, span, d.n, *seen.inputs)
+        elif d.op == Op.CALL:
+            if d.n == _SWIZZLE:
+                _swizzle(found, k, span, *seen.inputs)
+            else:
+                _mixed_call(found, k, span, d.n, seen.inputs)
+    if flow.final is not None and final_span is not None:
+        ws = domain.width_set(flow.final)
+        if ws and max(ws) < 4:
+            found.add("N001", len(code), final_span, what=domain.describe(ws),
+                      effect=_result_effect(ws))
+    return found
+
+
+def _result_effect(ws: frozenset[int]) -> str:
+    w = max(ws)
+    if w == 3:
+        return "the screen's alpha is 0"
+    if w == 2:
+        return "the screen's blue and alpha are 0"
+    return "only the screen's red channel is set"
+
+
+def _swizzle(found: Findings, k: int, span: Span | None, base: domain.Val,
+             pick: domain.Val) -> None:
+    lanes = domain.swizzle_pick(pick)
+    if lanes is None:
+        return
+    ws = domain.width_set(base)
+    if not ws:
+        return
+    # a lane is past the value's width when it is NaN in every pattern the value can have
+    past = [lane for lane in lanes
+            if lane > 0 and all(p >> (lane - 1) & 1 for p in domain.patterns(base[0]))]
+    if past:
+        letter = registry.SWIZZLE_SETS[0][max(past) - 1]
+        found.add("W010", k, span, lane=letter, what=domain.describe(ws),
+                  hint="a swizzle past a value's width reads 0; check the value's width")
+
+
+def _mixed_binop(found: Findings, k: int, span: Span | None, op_id: int,
+                 left: domain.Val, right: domain.Val) -> None:
+    a, b = static(left), static(right)
+    if a is None or b is None or a == b or min(a, b) < 2:
+        return  # a scalar broadcasts; equal or dynamic widths are not a clear mistake
+    if domain.ZERO in (left, right):
+        return  # an unassigned read (0, 0, 0, 0): W006/W007 already say so
+    if op_id in _ARITH:
+        effect = (f"the lanes past the {bare(min(a, b))} become NaN, so the result is "
+                  f"{kind(min(a, b))}")
+    else:
+        effect = (f"the lanes past the {bare(min(a, b))} compare with NaN, so the result's "
+                  f"extra lanes are not comparisons of numbers")
+    found.add("W011", k, span, op=f"'{_SYMBOL.get(op_id, '?')}'", left=kind(a), right=kind(b),
+              effect=effect, hint="only a scalar is broadcast; make both sides the same "
+                                  "width with a swizzle or a constructor")
+
+
+def _mixed_call(found: Findings, k: int, span: Span | None, builtin_id: int,
+                args: tuple[domain.Val, ...]) -> None:
+    b = registry.BUILTIN_BY_ID.get(builtin_id)
+    if b is None or not args:
+        return
+    ws = [static(a) for a in args]
+    if any(w is None for w in ws) or domain.ZERO in args:
+        return
+    if builtin_id == _POW:
+        base, exp = ws
+        if base != exp and max(base, exp) >= 2:  # type: ignore[type-var]
+            lanes = "lanes past the exponent's are 1" if base > exp else \
+                "the base's missing lanes are 0"  # type: ignore[operator]
+            found.add("W011", k, span, op="pow()", left=kind(base), right=kind(exp),
+                      effect=f"pow() does not broadcast, so {lanes}",
+                      hint="give the exponent the base's width, e.g. pow(v, float3(2, 2, 2))")
+        return
+    if b.pad and b.result is not ResultDim.MASK:
+        wide = [w for w in ws if w is not None and w >= 2]
+        if len(set(wide)) > 1:
+            lo, hi = min(wide), max(wide)
+            found.add("W011", k, span, op=f"{b.name}()", left=kind(lo), right=kind(hi),
+                      effect=f"the {bare(lo)} is padded with zeros to {kind(hi)}",
+                      hint="only a scalar is broadcast; make the arguments the same width")
