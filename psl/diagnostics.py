@@ -73,8 +73,8 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("W008", "this loop needs {need} but the VM stops every pixel after {limit} jumps: "
                "{where}",
        "constant loop bounds beyond the jump budget"),
-    _k("W009", "this loop never ends: {why}; the VM stops every pixel after {limit} jumps, "
-               "wherever it is",
+    _k("W009", "this loop never ends: {why}; the VM stops every pixel that enters it after "
+               "{limit} jumps, wherever it is",
        "a loop whose constant condition never becomes false"),
     _k("W010", "swizzle lane {lane} is past the width of {what}, so it reads 0",
        "swizzle lane beyond the value's inferred width"),

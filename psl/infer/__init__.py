@@ -8,6 +8,7 @@ See docs/width-inference.md.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,9 +27,25 @@ class Inference:
     #: widths the program's result can have (empty when no path ends)
     final: frozenset[int]
     loops: list[LoopCost]
+    spans: Sequence[Span | None] = ()
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    #: source position of a variable read or plain assignment -> widths it can have there
-    variables: dict[Span, frozenset[int]] = field(default_factory=dict)
+
+    @functools.cached_property
+    def variables(self) -> dict[Span, frozenset[int]]:
+        """Source position of a variable read or plain assignment -> the widths it can have
+        there (over every call of an inlined function)."""
+        out: dict[Span, frozenset[int]] = {}
+        spans = self.spans
+        for k, seen in self.flow.seen.items():
+            d = self.flow.code[k]
+            span = spans[k] if k < len(spans) else None
+            if span is None or not seen.inputs:
+                continue
+            if d.op == Op.PUSHVAR or (d.op == Op.SETVAR and d.pairs is None):
+                ws = domain.width_set(seen.inputs[0])
+                got = out.get(span)
+                out[span] = ws if got is None else got | ws
+        return out
 
     def dynamic(self) -> dict[Span, frozenset[int]]:
         """The variables that can hold different widths at one point."""
@@ -43,25 +60,12 @@ def infer(instructions: list[Instruction], registers: int, spans: Sequence[Span 
     flow = analyse(instructions, registers)
     final = domain.width_set(flow.final) if flow.final is not None else frozenset()
     costs = loop_costs(flow)
-    result = Inference(flow, final, costs)
+    result = Inference(flow, final, costs, spans)
     assigned = {d.n for d in flow.code if d.op == Op.SETVAR}
-    found = lint(flow, [d.op for d in flow.code], spans, sites, names, final_span, assigned)
-    for code, k, fields, hint in loop_findings(costs, spans):
+    found = lint(flow, spans, sites, names, final_span, assigned)
+    for code, k, fields, hint in loop_findings(costs):
         found.add(code, k, spans[k] if k < len(spans) else None, hint, **fields)
-    copies: dict[Span, list[tuple]] = {}
-    for k, span in enumerate(spans):
-        if span is not None:
-            copies.setdefault(span, []).append(sites[k] if k < len(sites) else ())
-    result.diagnostics = found.diagnostics(copies)
-    for k, seen in flow.seen.items():
-        d = flow.code[k]
-        span = spans[k] if k < len(spans) else None
-        if span is None or not seen.inputs:
-            continue
-        if d.op == Op.PUSHVAR or (d.op == Op.SETVAR and d.pairs is None):
-            ws = domain.width_set(seen.inputs[0])
-            got = result.variables.get(span)
-            result.variables[span] = ws if got is None else got | ws
+    result.diagnostics = found.diagnostics(spans)
     return result
 
 

@@ -17,6 +17,7 @@ that does not is reported by the loop checks instead.
 from __future__ import annotations
 
 import heapq
+import struct
 from dataclasses import dataclass, field
 
 from psl import registry
@@ -40,33 +41,45 @@ def _number(x: float) -> int:
     return int(round(x)) if x < 2**32 else 2**32 - 1
 
 
-@dataclass(frozen=True)
 class Decoded:
     """One instruction with its operand read as the VM reads it."""
 
-    op: int
-    n: int  # register, operator id, builtin id or jump target instruction
-    const: Val | None = None  # PUSHCONST
-    pairs: list[tuple[int, int]] | None = None  # SETVAR lanes
-    arity: int = 0  # CALL
+    __slots__ = ("op", "n", "const", "pairs", "arity")
+
+    def __init__(self, op: int, n: int, const: Val | None = None,
+                 pairs: list[tuple[int, int]] | None = None, arity: int = 0):
+        self.op = op
+        self.n = n  # register, operator id, builtin id or jump target instruction
+        self.const = const  # PUSHCONST
+        self.pairs = pairs  # SETVAR lanes (None: the whole register)
+        self.arity = arity  # CALL
+
+
+_ARITY = {b.id: b.arity for b in registry.BUILTINS}
 
 
 def decode(instructions: list[Instruction]) -> list[Decoded]:
     out = []
     count = len(instructions)
+    consts: dict[tuple, Val] = {}
     for ins in instructions:
         op = int(ins.op)
         o = ins.operand
-        n = _number(o[0])
         if op == _PUSHCONST:
-            out.append(Decoded(op, 0, domain.of_lanes(o)))  # type: ignore[arg-type]
-        elif op in (_PUSHVAR, _SETVAR):
-            pairs = set_mask_lanes(_number(o[1])) if op == _SETVAR else None
-            out.append(Decoded(op, n % LIMITS.registers, pairs=pairs))
+            key = tuple(struct.pack("<f", x) for x in o)  # NaN-safe and exact
+            v = consts.get(key)
+            if v is None:
+                v = consts[key] = domain.of_lanes(o)
+            out.append(Decoded(op, 0, v))
+            continue
+        n = _number(o[0])
+        if op == _PUSHVAR:
+            out.append(Decoded(op, n % LIMITS.registers))
+        elif op == _SETVAR:
+            out.append(Decoded(op, n % LIMITS.registers, pairs=set_mask_lanes(_number(o[1]))))
         elif op == _CALL:
-            b = registry.BUILTIN_BY_ID.get(n)
-            out.append(Decoded(op, n, arity=b.arity if b else 0))
-        elif op in (_JUMP, _CONDJUMP):
+            out.append(Decoded(op, n, arity=_ARITY.get(n, 0)))
+        elif op == _JUMP or op == _CONDJUMP:
             # slot 2k is instruction k; a target at or past the end ends the program
             out.append(Decoded(op, n // 2 if n % 2 == 0 and n // 2 < count else count))
         else:
@@ -120,6 +133,13 @@ class Seen:
     unassigned: bool = False  # PUSHVAR: the register may not have been assigned
     always_unassigned: bool = True  # PUSHVAR: ... and that on every path
     outcomes: int = 0  # CONDJUMP: bit 0 fell through, bit 1 jumped
+
+    def merge(self, other: Seen) -> None:
+        self.inputs = tuple(domain.join(a, b) for a, b in zip(self.inputs, other.inputs,
+                                                               strict=True))
+        self.unassigned |= other.unassigned
+        self.always_unassigned &= other.always_unassigned
+        self.outcomes |= other.outcomes
 
 
 @dataclass
@@ -194,6 +214,8 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
         return ctx
 
     states = flow.states
+    runs: dict[tuple[int, int, int], dict[int, Seen]] = {}
+    ends: dict[tuple[int, int, int], Val] = {}
     depths: dict[tuple[int, int], set[int]] = {}  # (block, context) -> stack depths kept
     ctx0 = context(-1, 0, 0) if header_of[0] >= 0 else 0
     key0 = (0, ctx0, 0)
@@ -204,8 +226,13 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
         key = heapq.heappop(heap)
         queued.discard(key)
         b, ctx, _depth = key
-        for target, out in _run_block(flow, b, states[key], None):
+        # What this run sees replaces what the key's earlier runs saw: the last run of a
+        # key is the one with its final state.
+        runs[key] = rec = {}
+        for target, out in _run_block(flow, b, states[key], rec):
             if target is None:
+                value = out.stack[-1] if out.stack else (TOP if out.deep else ZERO)
+                ends[key] = value
                 continue
             nctx = context(b, target, ctx)
             # Paths that leave different numbers of values on the stack (a value left in an
@@ -229,13 +256,17 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
             if nk not in queued:
                 queued.add(nk)
                 heapq.heappush(heap, nk)
-    # The recording pass: every block once per context, with the fixed point's states.
-    for (b, _ctx, _depth), st in sorted(states.items()):
-        for target, out in _run_block(flow, b, st, flow.seen):
-            if target is None:
-                value = out.stack[-1] if out.stack else (TOP if out.deep else ZERO)
-                flow.final = value if flow.final is None else domain.join(flow.final, value)
-                flow.ends = True
+    seen = flow.seen
+    for _key, rec in sorted(runs.items()):
+        for k, got in rec.items():
+            s = seen.get(k)
+            if s is None:
+                seen[k] = got
+            else:
+                s.merge(got)
+    for value in ends.values():
+        flow.final = value if flow.final is None else domain.join(flow.final, value)
+        flow.ends = True
     return flow
 
 
@@ -322,11 +353,4 @@ def _state(stack: list[Val], deep: bool, regs: list[Val], unassigned: int,
 
 def _see(seen: dict[int, Seen], k: int, inputs: tuple[Val, ...], unassigned: bool = False,
          always: bool = False, outcomes: int = 0) -> None:
-    s = seen.get(k)
-    if s is None:
-        seen[k] = Seen(inputs, unassigned, always, outcomes)
-        return
-    s.inputs = tuple(domain.join(a, b) for a, b in zip(s.inputs, inputs, strict=True))
-    s.unassigned |= unassigned
-    s.always_unassigned &= always
-    s.outcomes |= outcomes
+    seen[k] = Seen(inputs, unassigned, always, outcomes)

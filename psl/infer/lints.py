@@ -65,11 +65,18 @@ class Findings:
             got = self.items[key] = _Finding(code, span, fields, hint)
         got.sites.append(self.sites[k] if k < len(self.sites) else ())
 
-    def diagnostics(self, copies: dict[Span, list[tuple]]) -> list[Diagnostic]:
+    def diagnostics(self, spans: Sequence[Span | None]) -> list[Diagnostic]:
+        copies: dict[Span, set[tuple]] | None = None
         out = []
         for f in self.items.values():
             d = make(f.code, f.span, hint=f.hint, **f.fields)
-            everywhere = copies.get(f.span, [])
+            if f.sites and f.sites[0] and copies is None:
+                copies = {}  # source position -> the call paths of its inlined copies
+                for k, span in enumerate(spans):
+                    if span is not None:
+                        copies.setdefault(span, set()).add(
+                            self.sites[k] if k < len(self.sites) else ())
+            everywhere = copies.get(f.span, set()) if copies is not None else set()
             if f.sites and f.sites[0] and len(set(f.sites)) < len(set(everywhere)):
                 calls = sorted({s[-1] for s in f.sites if s and s[-1] is not None},
                                key=lambda s: (s.line, s.column))
@@ -82,10 +89,9 @@ class Findings:
         return out
 
 
-def lint(flow: Flow, ops: Sequence[int], spans: Sequence[Span | None],
-         sites: Sequence[tuple], names: dict[int, str], final_span: Span | None,
-         assigned: set[int]) -> Findings:
-    """`ops[k]`, `spans[k]`, `sites[k]`: opcode, source and call path of instruction k;
+def lint(flow: Flow, spans: Sequence[Span | None], sites: Sequence[tuple],
+         names: dict[int, str], final_span: Span | None, assigned: set[int]) -> Findings:
+    """`spans[k]`, `sites[k]`: the source and call path of instruction k;
     `names`: register -> variable name; `assigned`: registers some SETVAR writes."""
     found = Findings(sites)
     code = flow.code

@@ -17,7 +17,6 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from psl.diagnostics import Span
 from psl.infer import domain
 from psl.infer.flow import Decoded, Flow
 from psl.infer.graph import Loop
@@ -254,8 +253,7 @@ def _evaluate(cond_code: Sequence[Decoded], values: dict[int, domain.Val]
     return stack[-1] if stack else None
 
 
-def loop_findings(costs: Sequence[LoopCost], spans: Sequence[Span | None]
-                  ) -> list[tuple[str, int, dict[str, object], str]]:
+def loop_findings(costs: Sequence[LoopCost]) -> list[tuple[str, int, dict[str, object], str]]:
     """(code, instruction, message fields, hint) for the loops the VM will cut off:
     a loop over budget whose inner loops are not already reported."""
     out = []

@@ -242,12 +242,23 @@ def _any(args, dims, ctx):
     return (args[0] != 0).any(axis=0).astype(F32)[None]
 
 
+_BIG = 2.0**62
+
+
+def _pick_lane(x: float) -> int:
+    """trunc(nan_to_num(x)) without numpy (a constant pick is read on every swizzle):
+    NaN is 0, infinities clamp far outside 1-4."""
+    if x != x:
+        return 0
+    return int(max(-_BIG, min(_BIG, x)))
+
+
 @impl("swizzle")
 def _swizzle(args, dims, ctx) -> V:
     """lane k = a[b_k - 1] where b_k > 0, else the sentinel (a is already masked)."""
     a, b = args
     if b.shape[1] == 1:  # the usual case: a constant mask
-        sel = [int(x) for x in np.trunc(np.nan_to_num(b[:, 0].astype(np.float64)))]
+        sel = [_pick_lane(x) for x in b[:, 0].tolist()]
         sel += [0] * (4 - len(sel))
         n = 0
         while n < 4 and sel[n] > 0:
