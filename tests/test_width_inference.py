@@ -157,3 +157,22 @@ def test_widths_reach_every_variable():
 def test_random_seeds_are_reproducible():
     assert width_program(7) == width_program(7)
     assert isinstance(random.Random(1).random(), float)
+
+
+def test_check_widths_cli(tmp_path):
+    from click.testing import CliRunner
+
+    from psl.cli.check import command
+
+    path = tmp_path / "w.psl"
+    path.write_text("if (uv().x > 0.5) { v = uv(); } else { v = 1; }\nfloat4(v.x, 0, 0, 1)\n")
+    r = CliRunner().invoke(command, ["--widths", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "  = result: a float4" in r.output
+    assert "  = 1:21 v: a float2" in r.output
+    assert "  = 2:8 v: a float or a float2  (dynamic: depends on the path)" in r.output
+    r = CliRunner().invoke(command, ["--widths", "--format", "json", str(path)])
+    doc = __import__("json").loads(r.output)
+    [entry] = doc["stats"]
+    assert entry["widths"]["result"] == [4]
+    assert {"line": 2, "column": 8, "widths": [1, 2]} in entry["widths"]["variables"]

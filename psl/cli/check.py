@@ -16,6 +16,7 @@ from psl.registry import LIMITS
 
 if TYPE_CHECKING:
     from psl.api import ProgramStats
+    from psl.infer import Inference
 
 
 @click.command("check")
@@ -26,11 +27,15 @@ if TYPE_CHECKING:
 @click.option("--stats", "show_stats", is_flag=True,
               help="for programs without errors: instructions, registers and stack depth "
                    "against the VM's limits, and executed instructions per pixel")
-def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: bool) -> None:
+@click.option("--widths", "show_widths", is_flag=True,
+              help="for programs without errors: the inferred width of every variable "
+                   "read and assignment, and of the result")
+def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: bool,
+            show_widths: bool) -> None:
     """Check PSL programs for errors and warnings (FILE may be - for stdin).
 
-    With --stats, JSON output is an object {"diagnostics": [...], "stats": [...]} instead
-    of the list of diagnostics.
+    With --stats or --widths, JSON output is an object {"diagnostics": [...], "stats":
+    [...]} instead of the list of diagnostics.
 
     Exit status: 0 when no file has errors, 1 when any has, 2 for usage errors.
     """
@@ -47,16 +52,24 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
             from psl.api import program_stats  # loads the VM only when asked
 
             numbers = program_stats(result.program)
+        inference = result.inference if show_widths else None
         if fmt == "json":
             collected.extend((display_name(path), d) for d in diags)
+            entry: dict[str, object] = {"path": display_name(path)}
             if numbers is not None:
-                stats.append({"path": display_name(path), **numbers.as_dict()})
+                entry.update(numbers.as_dict())
+            if inference is not None:
+                entry["widths"] = widths_json(inference)
+            if len(entry) > 1:
+                stats.append(entry)
         else:
             print_diagnostics(diags, source, path, err=False)
             if numbers is not None:
                 click.echo(format_stats(numbers, display_name(path)))
+            if inference is not None:
+                click.echo(format_widths(inference, source, display_name(path)))
     if fmt == "json":
-        if show_stats:
+        if show_stats or show_widths:
             doc = {"diagnostics": json.loads(render_json(collected)), "stats": stats}
             click.echo(json.dumps(doc, indent=2))
         else:
@@ -105,4 +118,37 @@ def format_stats(s: ProgramStats, path: str) -> str:
     lines.append(f"  = note: counted by the reference VM at the corners and the centre of "
                  f"frame 0 of the reference settings ({sampled.width}x{sampled.height}, "
                  f"time {sampled.time:g}, SPEC §9)")
+    return "\n".join(lines)
+
+
+def _names(inference: Inference, source: str) -> list[tuple[int, int, str, frozenset[int]]]:
+    from psl.diagnostics import source_line
+
+    out = []
+    for span, ws in sorted(inference.variables.items(), key=lambda i: (i[0].line, i[0].column)):
+        text = source_line(source, span.line) or ""
+        start = span.column - 1
+        end = start
+        while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+            end += 1
+        out.append((span.line, span.column, text[start:end], ws))
+    return out
+
+
+def widths_json(inference: Inference) -> dict[str, object]:
+    return {"result": sorted(inference.final),
+            "variables": [{"line": s.line, "column": s.column, "widths": sorted(w)}
+                          for s, w in sorted(inference.variables.items(),
+                                             key=lambda i: (i[0].line, i[0].column))]}
+
+
+def format_widths(inference: Inference, source: str, path: str) -> str:
+    """`psl check --widths`: one line per variable use, dynamic ones marked."""
+    from psl.infer.domain import describe
+
+    lines = [f"{path}: note: inferred widths",
+             f"  = result: {describe(inference.final) or 'none (no path ends)'}"]
+    for line, column, name, ws in _names(inference, source):
+        mark = "  (dynamic: depends on the path)" if len(ws) > 1 else ""
+        lines.append(f"  = {line}:{column} {name}: {describe(ws)}{mark}")
     return "\n".join(lines)
