@@ -105,14 +105,19 @@ def assemble(instructions: Iterable[tuple[float, Sequence[float]]], pad: bool = 
     """(op, operand lanes) pairs -> float32 slots [2n][4] (all LIMITS.slots with `pad`,
     unused ones zero). Missing and NaN lanes become the padding NaN. `op` may be any number,
     so tests can build slots the compiler never emits."""
-    rows: list[list[float]] = []
+    ops: list[float] = []
+    operands: list[Sequence[float]] = []
     for op, operand in instructions:
-        rows.append([float(op), NAN, NAN, NAN])
-        rows.append([float(x) for x in operand] + [NAN] * (4 - len(operand)))
-    out = np.zeros((max(len(rows), LIMITS.slots if pad else 0), 4), dtype=F32)
-    if rows:
+        ops.append(float(op))
+        operands.append(operand if len(operand) == 4 else
+                        [*operand, *[NAN] * (4 - len(operand))])
+    n = 2 * len(ops)
+    out = np.zeros((max(n, LIMITS.slots if pad else 0), 4), dtype=F32)
+    if ops:
         with np.errstate(over="ignore"):
-            out[: len(rows)] = np.array(rows, dtype=np.float64)
+            out[0:n:2, 0] = np.array(ops, dtype=np.float64)
+            out[0:n:2, 1:] = NAN
+            out[1:n:2] = np.array(operands, dtype=np.float64)
     bits = out.view(np.uint32)
     bits[np.isnan(out)] = PAD_NAN_BITS
     return out
