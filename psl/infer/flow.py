@@ -28,7 +28,8 @@ from psl.infer.graph import Loop, loop_nest
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
-    Op.PUSHCONST, Op.PUSHVAR, Op.BINOP, Op.UNOP, Op.CALL, Op.SETVAR, Op.JUMP, Op.CONDJUMP)
+    int(Op.PUSHCONST), int(Op.PUSHVAR), int(Op.BINOP), int(Op.UNOP), int(Op.CALL),
+    int(Op.SETVAR), int(Op.JUMP), int(Op.CONDJUMP))
 
 
 _DEPTHS = 4  # distinct stack depths kept apart at one block and context
@@ -125,14 +126,17 @@ class State:
         return State(stack, deep, regs, unassigned, never) if changed else None
 
 
-@dataclass
 class Seen:
     """What the recording pass saw at one instruction, joined over every context."""
 
-    inputs: tuple[Val, ...] = ()  # the values the instruction pops (PUSHVAR: the register)
-    unassigned: bool = False  # PUSHVAR: the register may not have been assigned
-    always_unassigned: bool = True  # PUSHVAR: ... and that on every path
-    outcomes: int = 0  # CONDJUMP: bit 0 fell through, bit 1 jumped
+    __slots__ = ("inputs", "unassigned", "always_unassigned", "outcomes")
+
+    def __init__(self, inputs: tuple[Val, ...], unassigned: bool = False,
+                 always_unassigned: bool = False, outcomes: int = 0):
+        self.inputs = inputs  # the values the instruction pops (PUSHVAR: the register)
+        self.unassigned = unassigned  # PUSHVAR: the register may not have been assigned
+        self.always_unassigned = always_unassigned  # PUSHVAR: ... and that on every path
+        self.outcomes = outcomes  # CONDJUMP: bit 0 fell through, bit 1 jumped
 
     def merge(self, other: Seen) -> None:
         self.inputs = tuple(domain.join(a, b) for a, b in zip(self.inputs, other.inputs,
@@ -270,10 +274,11 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
     return flow
 
 
-def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen] | None
+def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen]
                ) -> list[tuple[int | None, State]]:
-    """Run block b from state st; the successor blocks with their states (None: the end
-    of the program, with the state before the result's pop)."""
+    """Run block b from state st, noting in `seen` what each instruction pops; the
+    successor blocks with their states (None: the end of the program, with the state
+    before the result's pop)."""
     code = flow.code
     stack = list(st.stack)
     deep = st.deep
@@ -281,53 +286,46 @@ def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen] | None
     unassigned = st.unassigned
     never = st.never
     empty = TOP if deep else ZERO
-
-    def pop() -> Val:
-        return stack.pop() if stack else empty
-
+    push = stack.append
     end = flow.starts[b + 1]
     for k in range(flow.starts[b], end):
         d = code[k]
         op = d.op
-        if op == _PUSHCONST:
-            stack.append(d.const)  # type: ignore[arg-type]
-        elif op == _PUSHVAR:
-            v = regs[d.n]
-            if seen is not None:
-                _see(seen, k, (v,), unassigned=bool(unassigned >> d.n & 1),
-                     always=bool(never >> d.n & 1))
-            stack.append(v)
+        if op == _PUSHVAR:
+            n = d.n
+            v = regs[n]
+            seen[k] = Seen((v,), bool(unassigned >> n & 1), bool(never >> n & 1))
+            push(v)
+        elif op == _PUSHCONST:
+            push(d.const)  # type: ignore[arg-type]
         elif op == _BINOP:
-            r = pop()
-            left = pop()
-            if seen is not None:
-                _see(seen, k, (left, r))
-            stack.append(domain.binop(d.n, left, r))
-        elif op == _UNOP:
-            v = pop()
-            stack.append(domain.unop(d.n, v))
+            r = stack.pop() if stack else empty
+            left = stack.pop() if stack else empty
+            seen[k] = Seen((left, r))
+            push(domain.binop(d.n, left, r))
         elif op == _CALL:
-            args = [pop() for _ in range(d.arity)]
+            args = [stack.pop() if stack else empty for _ in range(d.arity)]
             args.reverse()
-            if seen is not None:
-                _see(seen, k, tuple(args))
-            stack.append(domain.call(d.n, args))
+            seen[k] = Seen(tuple(args))
+            push(domain.call(d.n, args))
         elif op == _SETVAR:
-            v = pop()
-            regs[d.n] = domain.setvar(regs[d.n], v, d.pairs)
-            unassigned &= ~(1 << d.n)
-            never &= ~(1 << d.n)
-            if seen is not None:
-                _see(seen, k, (v,))
+            v = stack.pop() if stack else empty
+            n = d.n
+            regs[n] = v if d.pairs is None else domain.setvar(regs[n], v, d.pairs)
+            unassigned &= ~(1 << n)
+            never &= ~(1 << n)
+            seen[k] = Seen((v,))
+        elif op == _UNOP:
+            v = stack.pop() if stack else empty
+            push(domain.unop(d.n, v))
         elif op == _JUMP:
             return [(_block_at(flow, d.n), _state(stack, deep, regs, unassigned, never))]
         elif op == _CONDJUMP:
-            c = pop()
+            c = stack.pop() if stack else empty
             after = _state(stack, deep, regs, unassigned, never)
             jumped = domain.jumps(c)
-            if seen is not None:
-                _see(seen, k, (c,), outcomes=(1 if jumped is not True else 0)
-                     | (2 if jumped is not False else 0))
+            seen[k] = Seen((c,), outcomes=(1 if jumped is not True else 0)
+                           | (2 if jumped is not False else 0))
             out: list[tuple[int | None, State]] = []
             if jumped is not True:
                 out.append((_block_at(flow, k + 1), after))
@@ -349,8 +347,3 @@ def _block_at(flow: Flow, k: int) -> int | None:
 def _state(stack: list[Val], deep: bool, regs: list[Val], unassigned: int,
            never: int) -> State:
     return State(tuple(stack), deep, tuple(regs), unassigned, never)
-
-
-def _see(seen: dict[int, Seen], k: int, inputs: tuple[Val, ...], unassigned: bool = False,
-         always: bool = False, outcomes: int = 0) -> None:
-    seen[k] = Seen(inputs, unassigned, always, outcomes)
