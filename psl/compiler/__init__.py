@@ -4,9 +4,8 @@ register-allocated program (SPEC §5-6; contract in docs/compiler-contract.md)."
 from __future__ import annotations
 
 import sys
+from array import array
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from psl.analysis import analyse
 from psl.bytecode import Instruction, Program, decode, instruction
@@ -77,8 +76,9 @@ def compile_source(source: str, lint: bool = True) -> CompileResult:
                              hint="functions are inlined at every call; call big ones less"))
         return CompileResult(None, diags, tree)
     sites: list[tuple] = []
-    items = link.inline(top, functions, sites)
-    linked = link.allocate_and_link(items)
+    registers: dict[tuple[str, str], int] = {}
+    items = link.inline(top, functions, sites, registers)
+    linked = link.allocate_and_link(items, registers)
     if len(linked.registers) > LIMITS.registers:
         diags.insert(0, make("E031", Span.start(), count=len(linked.registers),
                              limit=LIMITS.registers))
@@ -127,12 +127,15 @@ def _operand(ins: link.Ins) -> tuple[float, ...]:
 
 
 def _result(linked: link.Linked, diags: list[Diagnostic], tree: ast.Program) -> CompileResult:
-    # Round every operand to float32 in one numpy call (literals beyond float32's range
-    # become infinity, as in the shader, without a warning).
-    with np.errstate(over="ignore"):
-        lanes = np.array([_operand(ins) for ins in linked.code], dtype=np.float64)
-        lanes = lanes.reshape(-1, 4).astype(np.float32).tolist()
-    out = [Instruction(ins.op, tuple(row)) for ins, row in zip(linked.code, lanes, strict=True)]
+    # Round every operand to float32 at once: array('f') stores C floats, rounding to
+    # nearest as numpy's astype does, and a literal beyond float32's range becomes
+    # infinity, as in the shader, without a warning.
+    flat: list[float] = []
+    for ins in linked.code:
+        flat.extend(_operand(ins))
+    lanes = array("f", flat).tolist()
+    out = [Instruction(ins.op, tuple(lanes[i:i + 4]))  # type: ignore[arg-type]
+           for ins, i in zip(linked.code, range(0, len(lanes), 4), strict=True)]
     variables = {reg: (name if fn == link.TOP else f"{fn}.{name}")
                  for (fn, name), reg in linked.registers.items()}
     program = Program(out, registers=len(linked.registers), variables=variables)

@@ -58,26 +58,40 @@ class _Frame:
 
 
 def inline(top: BodyCode, functions: dict[str, Function],
-           sites: list[tuple] | None = None) -> list[Ins | Label]:
+           sites: list[tuple] | None = None,
+           registers: dict[tuple[str, str], int] | None = None) -> list[Ins | Label]:
     """Expand user calls and resolve every variable to a register key (function, name).
 
     Scope rule (SPEC §3, resolved in emission order): a name inside f is f's parameter,
     else the global if top-level code emitted so far has used it, else private to f.
     With `sites`, it receives for every output item the spans of the calls it was inlined
-    through (outermost first; () for top-level code).
+    through (outermost first; () for top-level code). With `registers`, variables are
+    numbered as they first appear (SPEC §6) and the dict maps keys to those numbers.
     """
     out: list[Ins | Label] = []
     seen_globals: set[str] = set()
     next_label = top.labels
     stack = [_Frame(top.code, 0, TOP, frozenset(), 0)]
 
-    def key(frame: _Frame, name: str) -> tuple[str, str]:
+    def scoped(frame: _Frame, name: str) -> tuple[str, str]:
         if frame.function == TOP:
             seen_globals.add(name)
             return (TOP, name)
         if name in frame.params or name not in seen_globals:
             return (frame.function, name)
         return (TOP, name)
+
+    if registers is None:
+        key = scoped
+    else:
+        numbers = registers
+
+        def key(frame: _Frame, name: str) -> int:  # type: ignore[misc]
+            k = scoped(frame, name)
+            n = numbers.get(k)
+            if n is None:
+                n = numbers[k] = len(numbers)
+            return n
 
     while stack:
         frame = stack[-1]
@@ -93,7 +107,10 @@ def inline(top: BodyCode, functions: dict[str, Function],
             site = (*frame.site, item.span)
             # Arguments are on the stack; pop them into the parameters, last first.
             for p in reversed(fn.params):
-                out.append(Ins(Op.SETVAR, name=(fn.name, p), span=item.span))
+                reg: object = (fn.name, p)
+                if registers is not None:
+                    reg = registers.setdefault(reg, len(registers))  # type: ignore[arg-type]
+                out.append(Ins(Op.SETVAR, name=reg, span=item.span))
                 if sites is not None:
                     sites.append(site)
             stack.append(_Frame(fn.code.code, 0, fn.name, frozenset(fn.params), next_label,
@@ -120,9 +137,12 @@ class Linked:
     registers: dict[tuple[str, str], int]
 
 
-def allocate_and_link(items: list[Ins | Label]) -> Linked:
-    """Registers in order of first appearance; labels become slot indices (2 per instruction)."""
-    registers: dict[tuple[str, str], int] = {}
+def allocate_and_link(items: list[Ins | Label],
+                      registers: dict[tuple[str, str], int] | None = None) -> Linked:
+    """Registers in order of first appearance; labels become slot indices (2 per instruction).
+    `registers`: the numbering `inline` already gave the variables (then kept as it is)."""
+    numbered = registers is not None
+    registers = {} if registers is None else registers
     slots: dict[int, int] = {}
     count = 0
     for item in items:
@@ -130,13 +150,14 @@ def allocate_and_link(items: list[Ins | Label]) -> Linked:
             slots[item.id] = 2 * count
             continue
         count += 1
-        if item.op in (Op.PUSHVAR, Op.SETVAR) and item.name not in registers:
+        if not numbered and item.op in (Op.PUSHVAR, Op.SETVAR) \
+                and item.name not in registers:
             registers[item.name] = len(registers)  # type: ignore[index]
     code: list[Ins] = []
     for item in items:
         if isinstance(item, Label):
             continue
-        if item.op == Op.PUSHVAR or item.op == Op.SETVAR:
+        if not numbered and (item.op == Op.PUSHVAR or item.op == Op.SETVAR):
             item = Ins(item.op, item.value, registers[item.name], item.mask,  # type: ignore[index]
                        item.code, item.label, item.span)
         elif item.op == Op.JUMP or item.op == Op.CONDJUMP:

@@ -57,20 +57,22 @@ class Decoded:
 
 
 _ARITY = {b.id: b.arity for b in registry.BUILTINS}
+_PACK4 = struct.Struct("<4f")
 
 
 def decode(instructions: list[Instruction]) -> list[Decoded]:
     out = []
     count = len(instructions)
-    consts: dict[tuple, Val] = {}
+    consts: dict[bytes, Val] = {}
+    pack = _PACK4.pack
     for ins in instructions:
         op = int(ins.op)
         o = ins.operand
         if op == _PUSHCONST:
-            key = tuple(struct.pack("<f", x) for x in o)  # NaN-safe and exact
-            v = consts.get(key)
+            data = pack(*o)  # the operand is float32 already: exact, NaN-safe as a key
+            v = consts.get(data)
             if v is None:
-                v = consts[key] = domain.of_lanes(o)
+                v = consts[data] = domain.of_bytes(data)
             out.append(Decoded(op, 0, v))
             continue
         n = _number(o[0])
