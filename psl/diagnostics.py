@@ -82,6 +82,9 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
        "mixed widths in an operator or builtin, likely a mistake"),
     _k("N001", "the program's result is {what}: {effect}",
        "final value narrower than a float4"),
+    _k("N002", "width inference stopped on an internal error ({error}); the program "
+               "compiles as usual, without the width checks",
+       "a bug in psl's width inference"),
 )}
 
 

@@ -176,3 +176,16 @@ def test_check_widths_cli(tmp_path):
     [entry] = doc["stats"]
     assert entry["widths"]["result"] == [4]
     assert {"line": 2, "column": 8, "widths": [1, 2]} in entry["widths"]["variables"]
+
+
+def test_an_inference_bug_does_not_stop_a_compile(monkeypatch):
+    import psl.compiler as compiler
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError
+
+    monkeypatch.setattr(compiler, "infer", broken)
+    result = compile_source("float4(uv().x, 0, 0, 1)")
+    assert result.ok and result.inference is None
+    assert [d.code for d in result.diagnostics] == ["N002"]
+    assert "ZeroDivisionError" in result.diagnostics[0].message

@@ -103,8 +103,13 @@ def _final_span(body: ast.Block) -> Span | None:
 def _infer(result: CompileResult, spans: list[Span | None], sites: list[tuple]) -> None:
     program = result.program
     assert program is not None and result.ast is not None
-    inference = infer(program.instructions, program.registers, spans, sites,
-                      program.variables, _final_span(result.ast.body))
+    try:
+        inference = infer(program.instructions, program.registers, spans, sites,
+                          program.variables, _final_span(result.ast.body))
+    except Exception as exc:  # noqa: BLE001 - a lint bug must not stop a compile
+        result.diagnostics.append(make("N002", Span.start(), error=type(exc).__name__,
+                                       hint="please report this with the program"))
+        return
     result.inference = inference
     ours = {(d.code, d.span) for d in result.diagnostics}
     new = [d for d in inference.diagnostics if (d.code, d.span) not in ours]

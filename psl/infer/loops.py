@@ -22,7 +22,8 @@ from psl.infer.flow import Decoded, Flow
 from psl.infer.graph import Loop
 from psl.registry import LIMITS, Op
 
-#: iterations counted at most; a loop still running after them is "more than" this
+#: iterations counted at most (and at most 4 times what the budget holds); a loop still
+#: running after them is reported as "more than" that many
 SIMULATED = 10 * LIMITS.jumps
 
 
@@ -168,7 +169,10 @@ def _iterations(flow: Flow, loop: Loop, test: int, per: int) -> int | None:
         if v is None:
             return None
         values[r] = v
-    for count in range(SIMULATED + 1):
+    # Count exactly up to a few times what the budget holds (the message gives the real
+    # count), and no further: the counting is plain Python.
+    cap = min(SIMULATED, 4 * (LIMITS.jumps // per + 1))
+    for count in range(cap + 1):
         cond = _evaluate(cond_code, values)
         if cond is None or cond[1] is None:
             return None
@@ -178,7 +182,7 @@ def _iterations(flow: Flow, loop: Loop, test: int, per: int) -> int | None:
             for op_id, c, const_first in ups:
                 values[r] = (domain.binop(op_id, c, values[r]) if const_first
                              else domain.binop(op_id, values[r], c))
-    return SIMULATED + 1  # still running
+    return cap + 1  # still running: more than `cap`
 
 
 def _same_const(vals: Sequence[domain.Val]) -> domain.Val | None:
@@ -274,8 +278,9 @@ def loop_findings(costs: Sequence[LoopCost]) -> list[tuple[str, int, dict[str, o
             continue
         cut = limit // c.per_iteration + 1
         s = "s" if c.per_iteration > 1 else ""
-        if c.iterations is not None and c.iterations > SIMULATED:
-            need = f"more than {SIMULATED} iterations of at least {c.per_iteration} jump{s}"
+        cap = min(SIMULATED, 4 * (limit // c.per_iteration + 1))
+        if c.iterations is not None and c.iterations > cap:
+            need = f"more than {cap} iterations of at least {c.per_iteration} jump{s}"
         else:
             need = (f"{c.iterations} iterations of at least {c.per_iteration} jump{s} "
                     f"({jumps} jumps)")
