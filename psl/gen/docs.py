@@ -24,6 +24,7 @@ OUTPUTS: dict[str, str] = {
     "diagnostics.md": "docs/diagnostics.md.j2",
     "spec.md": "docs/spec.md.j2",
     "editors/psl.tmLanguage.json": "docs/psl.tmLanguage.json.j2",
+    "editors/language-configuration.json": "vscode/language-configuration.json.j2",
 }
 
 
@@ -34,6 +35,20 @@ def context() -> dict[str, object]:
         "catalogue": list(CATALOGUE.values()),
         "core": [b.name for b in registry.BUILTINS if not b.extension],
         "extension": [b.name for b in registry.BUILTINS if b.extension],
+        **editor_context(),
+    }
+
+
+def editor_context() -> dict[str, object]:
+    """What the editors' language configuration needs: bracket pairs and a word."""
+    from psl.syntax.parser import _lark
+
+    names = {name: symbol for symbol, name in registry.PUNCTUATION.items()}
+    terminals = _lark()
+    return {
+        "brackets": [(names["LBRACE"], names["RBRACE"]), (names["LPAREN"], names["RPAREN"])],
+        "word_pattern": "|".join(terminals.get_terminal(t).pattern.to_regexp()
+                                 for t in ("IDENT", "NUMBER")),
     }
 
 

@@ -1,0 +1,25 @@
+"""`psl lsp`: the language server, for editors (docs/editors.md)."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+
+@click.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only "
+              "transport; accepted because editor clients pass it).")
+@click.option("--log-file", type=click.Path(dir_okay=False), default=None,
+              help="Append the server's log to this file (stderr by default).")
+def command(stdio: bool, log_file: str | None) -> None:
+    """Run the PSL language server over stdio (needs the `lsp` extra: pip install psl[lsp])."""
+    try:
+        from psl.lsp.server import main
+    except ImportError as exc:
+        raise click.ClickException(
+            f"the language server needs pygls and lsprotocol ({exc}); "
+            "install them with: pip install 'psl[lsp]'") from None
+    logging.basicConfig(filename=log_file, level=logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    main()

@@ -1,0 +1,75 @@
+"""What the server knows about one open document: its text, tokens, names and, when it
+compiles, the compiler's diagnostics and inferred widths. Built once per text and shared
+by every feature."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from psl.compiler import CompileResult, compile_source
+from psl.fmt.tokens import Token, scan
+from psl.lsp.symbols import Symbols, build
+from psl.lsp.text import LineIndex
+from psl.lsp.widths import calls_by_position
+from psl.syntax import ast
+
+
+@dataclass(eq=False)
+class Document:
+    uri: str
+    text: str
+    index: LineIndex
+    tokens: list[Token]  # comments included; characters that do not lex are skipped
+    result: CompileResult
+
+    @functools.cached_property
+    def symbols(self) -> Symbols:
+        return build(self.tokens)
+
+    @functools.cached_property
+    def widths(self) -> dict[tuple[int, int], frozenset[int]]:
+        """(line, column) of a variable read or assignment -> its inferred widths."""
+        inference = self.result.inference
+        if inference is None:
+            return {}
+        out: dict[tuple[int, int], frozenset[int]] = {}
+        for span, ws in inference.variables.items():
+            key = (span.line, span.column)
+            out[key] = out.get(key, frozenset()) | ws
+        return out
+
+    @functools.cached_property
+    def calls(self) -> dict[tuple[int, int], ast.Call]:
+        return calls_by_position(self.result.ast)
+
+    def width_at(self, tok: Token) -> frozenset[int] | None:
+        return self.widths.get((tok.line, tok.column))
+
+    def token_range(self, tok: Token) -> types.Range:
+        return self.index.range(tok.offset, tok.end)
+
+    def code_before(self, offset: int) -> list[Token]:
+        """The tokens that end at or before `offset`, comments left out."""
+        return [t for t in self.tokens if t.end <= offset and not t.is_comment]
+
+    def in_comment(self, offset: int) -> bool:
+        return any(t.is_comment and t.offset < offset <= t.end for t in self.tokens)
+
+
+def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> Document:
+    tokens, _ = scan(text, lenient=True)
+    return Document(uri, text, LineIndex(text, encoding), tokens, compile_source(text))
+
+
+def token_at(doc: Document, offset: int) -> Token | None:
+    """The code token under `offset` (or ending at it: the cursor is just after a name)."""
+    best = None
+    for tok in doc.tokens:
+        if tok.offset > offset:
+            break
+        if not tok.is_comment and tok.offset <= offset <= tok.end:
+            best = tok  # a token starting at `offset` wins over one ending there
+    return best

@@ -1,0 +1,67 @@
+"""Hover: builtin docs, function signatures and inferred widths."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from psl.fmt.tokens import Token
+from psl.lsp import builtins
+from psl.lsp.document import Document, token_at
+from psl.lsp.widths import expression_widths, width_name
+from psl.registry import SWIZZLE_LANES, lookup_builtin
+
+
+def _call_width(doc: Document, line: int, column: int) -> str:
+    call = doc.calls.get((line, column))
+    if call is None or doc.result.inference is None:
+        return ""
+    ws = expression_widths(call, lambda v: doc.widths.get((v.span.line, v.span.column)))
+    return f"\n\nThis call: `{width_name(ws)}`" if ws else ""
+
+
+def hover(doc: Document, pos: types.Position) -> types.Hover | None:
+    offset = doc.index.offset(pos)
+    tok = token_at(doc, offset)
+    if tok is None or tok.kind != "IDENT":
+        return None
+    k = next((i for i, t in enumerate(doc.symbols.tokens) if t is tok), -1)
+    text = _describe(doc, tok, k)
+    if not text:
+        return None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
+                       doc.token_range(tok))
+
+
+def _describe(doc: Document, tok: Token, k: int) -> str:
+    code = doc.symbols.tokens
+    if k > 0 and code[k - 1].text == ".":
+        lanes = [SWIZZLE_LANES.get(c) for c in tok.text]
+        if None in lanes:
+            return ""
+        return (f"swizzle `.{tok.text}`: lanes {', '.join(str(x) for x in lanes)} "
+                f"-> `{width_name([len(tok.text)])}`")
+    occ = doc.symbols.at(tok.offset)
+    if occ is None:
+        return ""
+    if occ.kind == "builtin":
+        b = lookup_builtin(tok.text)
+        return builtins.markdown(b) + _call_width(doc, tok.line, tok.column) if b else ""
+    if occ.kind == "function":
+        fn = doc.symbols.functions.get(tok.text)
+        if fn is None:
+            return f"`{tok.text}`: no function of this name"
+        params = ", ".join(p.text for p in fn.params)
+        line = doc.index.position(fn.start).line + 1
+        return f"```psl\nfun {fn.name.text}({params})\n```\nDefined on line {line}; inlined " \
+               "at every call."
+    what = "parameter" if occ.kind == "param" else "variable"
+    where = f" of `{occ.scope}`" if occ.scope else ""
+    ws = doc.width_at(tok)
+    if ws:
+        note = " (depends on the path taken)" if len(ws) > 1 else ""
+        width = f"`{tok.text}: {width_name(ws)}` here{note}"
+    elif doc.result.inference is None:
+        width = f"`{tok.text}`: widths are inferred when the program compiles"
+    else:
+        width = f"`{tok.text}`: no width inferred here (code that never runs?)"
+    return f"{what}{where}\n\n{width}"

@@ -1,0 +1,1 @@
+"""A small synchronous LSP client for tests/test_lsp.py."""
