@@ -49,6 +49,18 @@ def hlsl(out: Path, max_jumps: int, audiolink: bool) -> None:
     _write(TARGET, out, max_jumps=max_jumps, audiolink=audiolink)
 
 
+@main.command("glsl")
+@click.option("--out", required=True, type=OUT_DIR,
+              help="Directory to write vm.frag and vm.vert into.")
+@click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
+              type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
+def glsl(out: Path, max_jumps: int) -> None:
+    """Generate the WebGL2 VM: a GLSL ES 3.00 fragment shader and its vertex shader."""
+    from psl.gen.glsl import TARGET
+
+    _write(TARGET, out, max_jumps=max_jumps)
+
+
 @main.command("docs")
 @click.option("--out", default="docs", show_default=True, type=OUT_DIR,
               help="Folder to write the generated docs into.")
