@@ -1,0 +1,50 @@
+"""Compile replies for the page: diagnostics with positions, and the program's slots.
+
+JSON has no NaN and the slots hold padding NaNs (SPEC §4), so the slots travel as base64
+of the float32 little-endian bytes, exactly what `psl compile --pad` writes.
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import lru_cache
+
+from psl.compiler import check_source
+from psl.registry import LIMITS
+
+
+def compile_reply(source: str) -> dict[str, object]:
+    result = check_source(source)
+    reply: dict[str, object] = {
+        "ok": result.program is not None,
+        "diagnostics": [d.as_dict() for d in result.diagnostics],
+        "slots": None,
+    }
+    if result.program is not None:
+        data = result.program.to_bytes(pad=True)
+        reply["slots"] = base64.b64encode(data).decode("ascii")
+        reply["slot_count"] = LIMITS.slots
+        reply["instructions"] = len(result.program.instructions)
+        reply["registers"] = result.program.registers
+    return reply
+
+
+@lru_cache(maxsize=1)
+def reference_settings() -> dict[str, object]:
+    """SPEC §9's settings for the page's test mode, from the reference VM's own tables, the
+    camera and video textures as base64 float32 [row][column][RGBA] (row 0 = smallest v)."""
+    from psl.vm import samples
+
+    def b64(array) -> str:
+        return base64.b64encode(array.astype("<f4").tobytes()).decode("ascii")
+
+    return {
+        "width": samples.REFERENCE_WIDTH, "height": samples.REFERENCE_HEIGHT,
+        "time": samples.REFERENCE_TIME, "fps": samples.REFERENCE_FPS,
+        "button": list(samples.REFERENCE_BUTTON), "axis": list(samples.REFERENCE_AXIS),
+        "self_frames": 8, "max_jumps": LIMITS.jumps,
+        "camera": {"width": samples.REFERENCE_WIDTH, "height": samples.REFERENCE_HEIGHT,
+                   "data": b64(samples.reference_camera())},
+        "video": {"width": samples.REFERENCE_WIDTH, "height": samples.REFERENCE_HEIGHT,
+                  "data": b64(samples.reference_video())},
+    }

@@ -1,0 +1,458 @@
+// The psl playground page: editor + diagnostics (editor.js), the WebGL VM (render.js),
+// inputs and media (media.js), share links (share.js), and the server's JSON API
+// (psl/serve/app.py). `?test=1` is the deterministic mode of SPEC §9 for the tests.
+import { PslRenderer } from "./render.js";
+import { createEditor, getText, setText, showDiagnostics } from "./editor.js";
+import {
+  Controls, textureFromBase64, mediaFromFile, webcam, audioLinkFromMicrophone,
+  audioLinkFromElement,
+} from "./media.js";
+import { shareUrl, sharedProgram } from "./share.js";
+
+const PARAMS = new URLSearchParams(location.search);
+const TEST = PARAMS.get("test") === "1";
+const SIZES = [64, 128, 256, 512];
+// ?res=N picks the resolution, ?paused=1 starts paused (slow GPUs, screenshots)
+const START_SIZE = SIZES.includes(Number(PARAMS.get("res"))) ? Number(PARAMS.get("res")) : 256;
+const COMPILE_DELAY_MS = 250;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  file: null,          // the program file's name, or null (default program, no saving)
+  version: null,       // the file version the editor's text was based on
+  diskText: null,      // the text of that version
+  compileSeq: 0,       // newest compile request; older replies are dropped
+  goodSeq: 0,          // the request whose program is running
+  diagnostics: [],
+  playing: !TEST && PARAMS.get("paused") !== "1",
+  time: 0,
+  frames: 0,
+  size: TEST ? 64 : START_SIZE,
+  recording: null,     // {recorder, left} while recording WebM
+  sources: { camera: null, video: null, audio: null },
+  reference: null,     // SPEC §9 settings from /api/reference.json
+};
+let editor, renderer, controls;
+
+function status(text, kind = "") {
+  const el = $("status");
+  el.textContent = text;
+  el.className = kind;
+}
+
+async function getJson(url, init) {
+  const resp = await fetch(url, init);
+  const body = await resp.json().catch(() => ({ error: `${resp.status} ${resp.statusText}` }));
+  return { ok: resp.ok, status: resp.status, body };
+}
+
+const postJson = (url, doc) => getJson(url, {
+  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(doc),
+});
+
+function decodeSlots(b64) {
+  // Little-endian float32 bytes as `psl compile --pad` writes them; NaN payloads kept by
+  // copying bytes, never going through JS numbers.
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+    for (let i = 0; i < bytes.length; i += 4) bytes.subarray(i, i + 4).reverse();
+  }
+  return new Float32Array(bytes.buffer);
+}
+
+// ------------------------------------------------------------------ compiling
+
+let compileTimer = 0;
+function scheduleCompile() {
+  clearTimeout(compileTimer);
+  compileTimer = setTimeout(compileNow, COMPILE_DELAY_MS);
+  updateSaveButton();
+}
+
+async function compileNow() {
+  clearTimeout(compileTimer);
+  const seq = ++state.compileSeq;
+  const source = getText(editor);
+  let reply;
+  try {
+    reply = await postJson("/api/compile", { source });
+  } catch (err) {
+    status(`cannot reach psl serve: ${err.message}`, "error");
+    return;
+  }
+  if (seq !== state.compileSeq || source !== getText(editor)) return;  // stale
+  if (!reply.ok) { status(reply.body.error || "compile request failed", "error"); return; }
+  const r = reply.body;
+  state.diagnostics = r.diagnostics;
+  showDiagnostics(editor, r.diagnostics, $("diagnostics"));
+  if (r.ok) {
+    renderer?.setProgram(decodeSlots(r.slots));
+    state.goodSeq = seq;
+    const counts = {};
+    for (const d of r.diagnostics) counts[d.severity] = (counts[d.severity] || 0) + 1;
+    const extra = Object.entries(counts).map(([sev, n]) => `${n} ${sev}${n > 1 ? "s" : ""}`);
+    status([`ok: ${r.instructions} instructions`, ...extra].join(", "), "ok");
+    if (TEST) renderReference();
+    else if (!state.playing) renderOnce(0);
+  } else {
+    const first = r.diagnostics.find((d) => d.severity === "error");
+    status(`${first.line}:${first.column}: ${first.message} (the last good program keeps ` +
+           "running)", "error");
+  }
+  document.body.dataset.compiled = String(seq);
+}
+
+// ------------------------------------------------------------------ rendering
+
+function inputs(dt) {
+  if (TEST) {
+    const ref = state.reference;
+    return { time: state.time, deltaTime: 1 / ref.fps, button: ref.button, axis: ref.axis,
+             width: ref.width, height: ref.height, isAvpro: false };
+  }
+  return { time: state.time, deltaTime: dt, button: controls.button, axis: controls.axis,
+           width: state.size, height: state.size, isAvpro: false };
+}
+
+function refreshTextures(dt) {
+  for (const name of ["camera", "video"]) {
+    const src = state.sources[name];
+    if (src instanceof HTMLVideoElement) renderer.setTexture(name, src);  // a new video frame
+  }
+  const audio = state.sources.audio;
+  if (audio) renderer.setTexture("audiolink", audio.texture.update(dt));
+}
+
+function renderOnce(dt) {
+  if (!renderer) return;
+  refreshTextures(dt);
+  renderer.setInputs(inputs(dt));
+  renderer.renderFrame();
+  renderer.present();
+  state.frames++;
+  $("clock").textContent = `t = ${state.time.toFixed(2)}`;
+  if (state.recording && --state.recording.left <= 0) stopRecording();
+}
+
+let lastNow = null;
+function loop(now) {
+  requestAnimationFrame(loop);
+  if (lastNow === null) lastNow = now;
+  const dt = Math.min((now - lastNow) / 1000, 0.1);  // a hidden tab must not jump ahead
+  lastNow = now;
+  if (!state.playing || dt <= 0) return;
+  state.time += dt;
+  renderOnce(dt);
+}
+
+/** SPEC §9: frames k = 0.. at t = 1.25 + k/60 (8 for self() programs); the last frame's
+ *  pixels as a plain array [y][x][rgba] flattened, y = 0 the bottom row. */
+function renderReference() {
+  const ref = state.reference;
+  const frames = /self\(/i.test(getText(editor)) ? ref.self_frames : 1;
+  renderer.reset();
+  for (let k = 0; k < frames; k++) {
+    state.time = ref.time + k / ref.fps;
+    renderer.setInputs(inputs(1 / ref.fps));
+    renderer.renderFrame();
+  }
+  renderer.present();
+  $("clock").textContent = `t = ${state.time.toFixed(4)}`;
+  return Array.from(renderer.readPixels("color"));
+}
+
+function setPlaying(on) {
+  state.playing = on;
+  $("play").textContent = on ? "Pause" : "Play";
+}
+
+function restart() {
+  state.time = 0;
+  renderer?.reset();
+  renderOnce(1 / 60);
+}
+
+function setResolution(n) {
+  state.size = n;
+  const canvas = $("screen");
+  canvas.width = canvas.height = n;  // PNG and WebM at the VM's own resolution
+  renderer?.resize(n, n);
+  if (!state.playing) renderOnce(0);
+}
+
+function setCostMode(on) {
+  renderer?.setMode(on ? "cost" : "color");
+  $("cost-legend").hidden = !on;
+  if (!state.playing) renderOnce(0);  // re-render so the paused frame shows the overlay
+}
+
+// ------------------------------------------------------------------ media
+
+async function pickFile(accept) {
+  const input = $("media-file");
+  input.accept = accept;
+  input.value = "";
+  return new Promise((resolve) => {
+    input.onchange = () => resolve(input.files[0] || null);
+    input.click();
+  });
+}
+
+function referenceTexture(name) {
+  return state.reference ? textureFromBase64(state.reference[name]) : null;
+}
+
+async function chooseTexture(name, choice) {
+  try {
+    let src;
+    if (choice === "reference") src = referenceTexture(name);
+    else if (choice === "webcam") src = await webcam();
+    else {
+      const file = await pickFile("image/*,video/*");
+      if (!file) return;
+      src = await mediaFromFile(file);
+    }
+    const old = state.sources[name];
+    if (old?.srcObject) old.srcObject.getTracks().forEach((t) => t.stop());
+    state.sources[name] = src;
+    renderer.setTexture(name, src);
+    if (!state.playing) renderOnce(0);
+  } catch (err) {
+    status(`${name}: ${err.message}`, "error");
+  }
+}
+
+async function chooseAudio(choice) {
+  state.sources.audio?.stop();
+  state.sources.audio = null;
+  renderer.setTexture("audiolink", null);
+  const player = $("audio-player");
+  player.hidden = true;
+  try {
+    if (choice === "mic") state.sources.audio = await audioLinkFromMicrophone();
+    else if (choice === "file") {
+      const file = await pickFile("audio/*,video/*");
+      if (!file) return;
+      player.src = URL.createObjectURL(file);
+      player.hidden = false;
+      state.sources.audio = await audioLinkFromElement(player);
+    }
+  } catch (err) {
+    status(`AudioLink: ${err.message}`, "error");
+  }
+}
+
+// ------------------------------------------------------------------ screenshot, WebM
+
+function download(blob, name) {
+  const a = Object.assign(document.createElement("a"),
+                          { href: URL.createObjectURL(blob), download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+const baseName = () => (state.file || "psl").replace(/\.psl$/i, "");
+
+function screenshot() {
+  renderer.present();
+  $("screen").toBlob((blob) => download(blob, `${baseName()}.png`), "image/png");
+}
+
+function startRecording() {
+  if (state.recording) return;
+  const frames = Math.max(1, Math.min(3600, Number($("record-frames").value) || 120));
+  const stream = $("screen").captureStream(60);
+  const type = ["video/webm;codecs=vp9", "video/webm"].find((t) => MediaRecorder.isTypeSupported(t));
+  const recorder = new MediaRecorder(stream, type ? { mimeType: type } : {});
+  const chunks = [];
+  recorder.ondataavailable = (e) => chunks.push(e.data);
+  recorder.onstop = () => download(new Blob(chunks, { type: "video/webm" }), `${baseName()}.webm`);
+  recorder.start();
+  state.recording = { recorder, left: frames, wasPlaying: state.playing };
+  $("record").textContent = `Recording ${frames} frames…`;
+  $("record").disabled = true;
+  setPlaying(true);
+}
+
+function stopRecording() {
+  const rec = state.recording;
+  state.recording = null;
+  rec.recorder.stop();
+  setPlaying(rec.wasPlaying);
+  $("record").textContent = "Record WebM";
+  $("record").disabled = false;
+}
+
+// ------------------------------------------------------------------ the file: save, sync
+
+function dirty() { return state.file !== null && getText(editor) !== state.diskText; }
+
+function updateSaveButton() {
+  $("save").disabled = state.file === null;
+  $("file-name").textContent = state.file ? state.file + (dirty() ? " •" : "") : "";
+}
+
+function showConflict(message) {
+  $("conflict-message").textContent = message;
+  $("conflict").hidden = false;
+}
+
+async function save(overwrite = false) {
+  if (state.file === null) return;
+  const source = getText(editor);
+  const reply = await postJson("/api/save", { source, base_version: state.version, overwrite });
+  if (reply.ok) {
+    state.version = reply.body.version;
+    state.diskText = source;
+    $("conflict").hidden = true;
+    status(`saved ${state.file}`, "ok");
+  } else if (reply.status === 409) {
+    state.conflictDisk = { source: reply.body.disk_source, version: reply.body.version };
+    showConflict(`${state.file} changed on disk since it was loaded here: not saved.`);
+  } else {
+    status(`save failed: ${reply.body.error}`, "error");
+  }
+  updateSaveButton();
+}
+
+function loadDisk(source, version) {
+  state.version = version;
+  state.diskText = source;
+  if (getText(editor) !== source) setText(editor, source);
+  $("conflict").hidden = true;
+  updateSaveButton();
+  scheduleCompile();
+}
+
+function onFileChanged(msg) {
+  if (msg.version === state.version) return;
+  if (!dirty()) {
+    loadDisk(msg.source, msg.version);  // nothing of the user's to lose
+    status(`${state.file} changed on disk: reloaded`, "ok");
+  } else {
+    state.conflictDisk = { source: msg.source, version: msg.version };
+    showConflict(`${state.file} changed on disk, and the editor has unsaved changes.`);
+  }
+}
+
+function connectEvents() {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/events`);
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "file") onFileChanged(msg);
+  };
+  ws.onopen = () => { document.body.dataset.events = "open"; };
+  ws.onclose = () => {
+    document.body.dataset.events = "closed";
+    setTimeout(connectEvents, 2000);
+  };
+}
+
+// ------------------------------------------------------------------ start
+
+async function share() {
+  const url = await shareUrl(getText(editor));
+  $("share-url").value = url;
+  $("share-box").hidden = false;
+  $("share-url").select();
+  navigator.clipboard?.writeText(url).catch(() => {});
+  return url;
+}
+
+function wireControls() {
+  $("play").onclick = () => setPlaying(!state.playing);
+  $("step").onclick = () => { setPlaying(false); state.time += 1 / 60; renderOnce(1 / 60); };
+  $("restart").onclick = restart;
+  $("resolution").onchange = (e) => setResolution(Number(e.target.value));
+  $("cost").onchange = (e) => setCostMode(e.target.checked);
+  $("camera-source").onchange = (e) => chooseTexture("camera", e.target.value);
+  $("video-source").onchange = (e) => chooseTexture("video", e.target.value);
+  $("audio-source").onchange = (e) => chooseAudio(e.target.value);
+  $("save").onclick = () => save(false);
+  $("share").onclick = share;
+  $("share-close").onclick = () => { $("share-box").hidden = true; };
+  $("screenshot").onclick = screenshot;
+  $("record").onclick = startRecording;
+  $("conflict-overwrite").onclick = () => save(true);
+  $("conflict-load").onclick = () => {
+    const d = state.conflictDisk;
+    if (d) loadDisk(d.source, d.version);
+  };
+  $("conflict-dismiss").onclick = () => { $("conflict").hidden = true; };
+  $("screen").addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.code === "KeyP") setPlaying(!state.playing);
+    else if (e.code === "Period") $("step").click();
+    else if (e.code === "KeyR") restart();
+  });
+  document.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(false); }
+  });
+  window.addEventListener("hashchange", async () => {
+    const shared = await sharedProgram().catch(() => null);
+    if (shared !== null) setText(editor, shared);
+  });
+  window.addEventListener("beforeunload", (e) => { if (dirty()) e.preventDefault(); });
+}
+
+async function start() {
+  const [lang, program, reference] = await Promise.all([
+    getJson("/api/language.json"), getJson("/api/program"), getJson("/api/reference.json")]);
+  state.reference = reference.body;
+  state.file = program.body.file;
+  state.version = program.body.version;
+  state.diskText = program.body.source;
+  let text = program.body.source;
+  try {
+    const shared = await sharedProgram();
+    if (shared !== null) text = shared;
+  } catch (err) {
+    status(`this share link is damaged: ${err.message}`, "error");
+  }
+  editor = createEditor($("editor"), lang.body, text,
+                        { onChange: scheduleCompile, onSave: () => save(false) });
+  updateSaveButton();
+
+  const canvas = $("screen");
+  canvas.width = canvas.height = state.size;
+  $("resolution").value = String(state.size);
+  controls = new Controls(canvas);
+  try {
+    const [frag, vert] = await Promise.all(["vm.frag", "vm.vert"].map(async (name) => {
+      const resp = await fetch(`/api/shader/${name}`);
+      if (!resp.ok) throw new Error((await resp.json()).error);
+      return resp.text();
+    }));
+    renderer = new PslRenderer(canvas, frag, vert);
+    renderer.setTexture("camera", referenceTexture("camera"));
+    renderer.setTexture("video", referenceTexture("video"));
+    state.sources.camera = referenceTexture("camera");
+    state.sources.video = referenceTexture("video");
+  } catch (err) {
+    $("shader-error").textContent = `The WebGL VM cannot run here:\n${err.message}`;
+    $("shader-error").hidden = false;
+  }
+  wireControls();
+  setPlaying(state.playing);
+  if (state.file !== null) connectEvents();
+  await compileNow();
+  if (!TEST) requestAnimationFrame(loop);
+}
+
+// Hooks for the browser tests (tests/test_serve_browser.py) and for scripting the page.
+window.psl = {
+  test: TEST,
+  state,
+  get source() { return getText(editor); },
+  setSource: (text) => setText(editor, text),
+  compileNow,
+  renderReference,
+  share,
+  save,
+  readPixels: (which) => Array.from(renderer.readPixels(which)),
+  hasRenderer: () => renderer !== undefined,
+};
+window.psl.ready = start().then(() => { document.body.dataset.ready = "1"; },
+                                (err) => { status(`failed to start: ${err.message}`, "error"); throw err; });
