@@ -29,7 +29,8 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, commands_from={
     "check": "psl.cli.check", "compile": "psl.cli.compile", "run": "psl.cli.run",
-    "fmt": "psl.cli.fmt", "lsp": "psl.cli.lsp", "serve": "psl.cli.serve"})
+    "serve": "psl.cli.serve", "export": "psl.cli.export",
+    "fmt": "psl.cli.fmt", "lsp": "psl.cli.lsp"})
 @click.version_option(__version__, prog_name="psl")
 def main() -> None:
     """psl: check, compile and run PSL programs (the Shaderception shading language)."""

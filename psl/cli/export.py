@@ -1,0 +1,49 @@
+"""`psl export`: a PSL program as a native shader (HLSL, Unity, GLSL, Shadertoy)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from psl.cli.common import display_name, print_diagnostics, read_source
+
+
+@click.command("export")
+@click.argument("file")
+@click.option("--target", type=click.Choice(["unity", "hlsl", "glsl", "shadertoy"]),
+              required=True, help="the kind of shader to write")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="output file (default: stdout)")
+@click.option("--no-jump-limit", is_flag=True,
+              help="drop the VM's jump budget (loops then run to their end)")
+@click.option("--name", default="psl_program", show_default=True,
+              help="name of the generated function")
+def command(file: str, target: str, output: str | None, no_jump_limit: bool, name: str) -> None:
+    """Export a PSL program as a native shader that computes what the VM computes."""
+    from psl.compiler import compile_source
+    from psl.export import ExportError, Options, build_text
+
+    if not name.isidentifier():
+        raise click.BadParameter("must be an identifier", param_hint="--name")
+    if output is not None and file != "-" and Path(output).resolve() == Path(file).resolve():
+        raise click.BadParameter("the output would overwrite the source program",
+                                 param_hint="-o")
+    source = read_source(file)
+    result = compile_source(source)
+    errors = [d for d in result.diagnostics if d.is_error]
+    if result.program is None:
+        print_diagnostics(errors or result.diagnostics, source, file, err=True)
+        sys.exit(1)
+    options = Options(name=name, max_jumps=None if no_jump_limit else Options().max_jumps)
+    try:
+        text = build_text(result, target, options, display_name(file))
+    except ExportError as exc:
+        click.echo(f"{display_name(file)}:{exc}" if exc.span else
+                   f"{display_name(file)}: {exc}", err=True)
+        sys.exit(1)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8", newline="\n")

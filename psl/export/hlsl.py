@@ -1,0 +1,85 @@
+"""`psl export --target hlsl`: the program as one HLSL function over the VM's inputs.
+
+The builtin and operator text is psl.gen.hlsl_builtins' (the VM shader's own); this module
+only supplies the HLSL spelling of the typed IR (psl.export.text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psl.export.ir import Call, Program
+from psl.export.text import Language, Options, write_body
+from psl.gen.env import render
+from psl.gen.hlsl import EXTENSION_DEFINES
+from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
+
+TEMPLATE = "export/program.hlsl.j2"
+ARG_NAMES = "abcd"
+
+
+class Hlsl(Language):
+    loop_attr = "[loop] "
+
+    def inf(self, negative: bool) -> str:
+        return f"asfloat({'0xFF800000u' if negative else '0x7F800000u'})"
+
+    def builtin(self, call: Call, args: list[str], target: str, width: int) -> list[str]:
+        b = call.builtin
+        lines = [f"float4 {ARG_NAMES[i]} = {a};" for i, a in enumerate(args)]
+        lines += [f"uint d{ARG_NAMES[i]} = {a.width}u;" for i, a in enumerate(call.args)]
+        take = _lanes(BUILTIN_HLSL[b.name], width)
+        define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
+        if define:  # without the extension the VM gives zeros of the same shape
+            zero = _lanes("float4(0.0, 0.0, 0.0, 0.0)", width)
+            return [*lines, f"#ifdef {define}", f"{target} = {take};", "#else",
+                    f"{target} = {zero};", "#endif"]
+        return [*lines, f"{target} = {take};"]
+
+    def compare(self, symbol: str, left: str, right: str) -> tuple[list[str], str]:
+        return [f"float4 l = {left};", f"float4 r = {right};"], BINOP_HLSL[symbol]
+
+    def logical_not(self) -> tuple[list[str], str]:
+        return [], UNOP_HLSL["!"]
+
+
+def _lanes(expr: str, w: int) -> str:
+    return f"({expr})" if w == 4 else f"({expr}).{'xyzw'[:w]}"
+
+
+@dataclass(frozen=True)
+class Notes:
+    result: str
+    jumps: str
+    self_note: str
+
+
+def notes(program: Program, options: Options) -> Notes:
+    result = f"a float{program.result_width}" if program.result_width > 1 else "a float"
+    if program.result_width < 4:
+        result += " (the missing lanes output 0, as the VM's)"
+    if not program.counted_jumps:
+        jumps = "no jumps"
+    elif options.max_jumps is None:
+        jumps = "off (--no-jump-limit)"
+    else:
+        jumps = f"{options.max_jumps} taken jumps, as the VM's"
+    self_note = ""
+    if program.uses_self:
+        self_note = ("self() reads _SelfTexture2D: render into a double-buffered "
+                     "CustomRenderTexture (see docs/export.md).")
+    return Notes(result, jumps, self_note)
+
+
+def function(program: Program, options: Options) -> list[str]:
+    return write_body(Hlsl(), program, options)
+
+
+def export(program: Program, options: Options, source: str = "<program>") -> str:
+    n = notes(program, options)
+    return render(TEMPLATE, source=source, name=options.name,
+                  body=function(program, options), result=n.result, jump_note=n.jumps,
+                  self_note=n.self_note)
+
+
+__all__ = ["Hlsl", "export", "function", "notes"]

@@ -1,0 +1,32 @@
+"""`psl export --target unity`: a standalone Unity .shader around the HLSL back end.
+
+A program that uses self() becomes a CustomRenderTexture shader (the previous frame is
+_SelfTexture2D, as for the VM); any other becomes an unlit mesh shader.
+"""
+
+from __future__ import annotations
+
+import re
+
+from psl.export import hlsl
+from psl.export.ir import Program
+from psl.export.text import Options
+from psl.gen.env import render
+
+TEMPLATE = "export/unity.shader.j2"
+
+
+def shader_name(source: str) -> str:
+    stem = re.sub(r"\.psl$", "", source.rsplit("/", 1)[-1])
+    return re.sub(r"[^A-Za-z0-9_]+", "_", stem) or "Program"
+
+
+def export(program: Program, options: Options, source: str = "<program>") -> str:
+    n = hlsl.notes(program, options)
+    code = hlsl.export(program, options, source).splitlines()
+    # the HLSL file's own header lines are replaced by the shader's header
+    code = [line for line in code if not line.startswith("// GENERATED")
+            and not line.startswith("// Do not edit")]
+    return render(TEMPLATE, source=source, name=options.name, program=code,
+                  result=n.result, jump_note=n.jumps, crt=program.uses_self,
+                  audiolink=program.uses_audiolink, shader_name=shader_name(source))

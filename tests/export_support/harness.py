@@ -1,0 +1,156 @@
+"""Run exported HLSL on the CPU through slangpy, many programs per build.
+
+Each program is exported as its own function (psl_p0, psl_p1, ...) into one Slang module
+with a `switch` on `psl_which`, so one C++ build serves a whole batch. Texture sampling
+and Unity's inputs come from tests/hlsl_support (unity_stub.slang, fake AudioLink), the
+same stand-ins the VM shader is tested with.
+
+With trace=True every computed value goes through psl_trace, which flags the pixel when a
+lane is NaN: NaN made by arithmetic is where the VM may change a value's width at run
+time, which exported code does not reproduce (docs/export.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from psl.export import hlsl
+from psl.export.ir import Program
+from psl.export.text import Options
+from psl.vm.inputs import Inputs
+from tests.hlsl_support.harness import AUDIOLINK_INCLUDE_ROOT, SUPPORT_DIR
+
+CACHE_DIR = Path(tempfile.gettempdir()) / "psl-export-slang-cache"
+_ZERO_TEXTURE = np.zeros((1, 1, 4), np.float32)
+
+_HEAD = """// Test module: exported PSL programs behind one entry point.
+#define AUDIOLINK 1
+#include "unity_stub.slang"
+static bool psl_nan_seen;
+void psl_trace(float4 v)
+{
+    uint4 bits = asuint(v) & 0x7FFFFFFFu;
+    if (any(bits > 0x7F800000u)) psl_nan_seen = true;
+}
+"""
+
+_TAIL = """
+RWStructuredBuffer<float4> psl_out;
+RWStructuredBuffer<uint> psl_flags;
+uniform uint psl_width;
+uniform uint psl_height;
+uniform uint psl_which;
+
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void psl_eval(uint3 tid: SV_DispatchThreadID)
+{
+    uint index = tid.x;
+    if (index >= psl_width * psl_height) return;
+    uint x = index % psl_width;
+    uint y = index / psl_width;
+    float2 uv = float2(((float)x + 0.5) / (float)psl_width, ((float)y + 0.5) / (float)psl_height);
+    psl_nan_seen = false;
+    float4 c = float4(0.0, 0.0, 0.0, 0.0);
+    switch (psl_which)
+    {
+%CASES%
+    default: break;
+    }
+    psl_out[index] = c;
+    psl_flags[index] = psl_nan_seen ? 1u : 0u;
+}
+"""
+
+
+@dataclass
+class Output:
+    image: np.ndarray  # float32 [h][w][4]
+    nan: np.ndarray  # bool [h][w]: a computed value held NaN (trace builds only)
+
+
+class ExportRunner:
+    """Several exported programs built into one Slang CPU kernel."""
+
+    def __init__(self, programs: list[Program], options: Options | None = None,
+                 trace: bool = True) -> None:
+        import slangpy as spy
+
+        self._spy = spy
+        base = options or Options()
+        parts = [_HEAD]
+        cases = []
+        for i, p in enumerate(programs):
+            opts = replace(base, name=f"psl_p{i}", trace=trace)
+            parts.append(hlsl.export(p, opts, f"program {i}"))
+            cases.append(f"    case {i}u: c = psl_p{i}(uv); break;")
+        text = "\n".join(parts) + _TAIL.replace("%CASES%", "\n".join(cases))
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        out = Path(tempfile.gettempdir()) / "psl-export-modules"
+        out.mkdir(parents=True, exist_ok=True)
+        module = out / f"export_{digest}.slang"
+        module.write_text(text)
+        self.source = text
+        options_ = {
+            "include_paths": [str(SUPPORT_DIR), str(AUDIOLINK_INCLUDE_ROOT), str(out)],
+            "optimization": spy.SlangOptimizationLevel.maximal,
+        }
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        self.device = spy.Device(type=spy.DeviceType.cpu, compiler_options=options_,
+                                 enable_hot_reload=False, shader_cache_path=str(CACHE_DIR))
+        program = self.device.load_program(module.name, ["psl_eval"])
+        self.kernel = self.device.create_compute_kernel(program)
+
+    def _buffer(self, data: np.ndarray, struct_size: int, writable: bool = False):
+        spy = self._spy
+        usage = spy.BufferUsage.unordered_access if writable else spy.BufferUsage.shader_resource
+        return self.device.create_buffer(element_count=max(1, len(data)),
+                                         struct_size=struct_size, usage=usage, data=data)
+
+    def render(self, which: int, inputs: Inputs) -> Output:
+        spy = self._spy
+        w, h = inputs.width, inputs.height
+        names = ["_SelfTexture2D", "_Camera", "_Video", "psl_audiolink"]
+        textures = [inputs.self_texture, inputs.camera, inputs.video, inputs.audiolink]
+        samplers, chunks, offset = {}, [], 0
+        for name, tex in zip(names, textures, strict=True):
+            tex = _ZERO_TEXTURE if tex is None else np.asarray(tex, np.float32)
+            samplers[name] = {"offset": offset, "width": tex.shape[1], "height": tex.shape[0]}
+            chunks.append(tex.reshape(-1, 4))
+            offset += tex.shape[0] * tex.shape[1]
+        out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
+        flags = self._buffer(np.zeros(w * h, np.uint32), 4, writable=True)
+        self.kernel.dispatch([w * h, 1, 1], vars={
+            "psl_texels": self._buffer(np.concatenate(chunks), 16),
+            "psl_out": out_buf,
+            "psl_flags": flags,
+            "psl_width": w,
+            "psl_height": h,
+            "psl_which": which,
+            "_Time": spy.float4(*inputs.time4().ravel().tolist()),
+            "unity_DeltaTime": spy.float4(*inputs.deltatime4().ravel().tolist()),
+            "_CustomRenderTextureWidth": float(w),
+            "_CustomRenderTextureHeight": float(h),
+            "_IsAVProInput": 1.0 if inputs.is_avpro else 0.0,
+            "_InputButton": spy.float4(*inputs.button4().ravel().tolist()),
+            "_InputAxis": spy.float4(*inputs.axis4().ravel().tolist()),
+            **samplers,
+        })
+        image = out_buf.to_numpy().view(np.float32).reshape(h, w, 4).copy()
+        nan = flags.to_numpy().view(np.uint32).reshape(h, w) != 0
+        return Output(image, nan)
+
+    def render_frames(self, which: int, frames: list[Inputs]) -> list[Output]:
+        """Each frame's output is the next one's self texture, as in the VM tests."""
+        outs: list[Output] = []
+        previous = frames[0].self_texture
+        for inputs in frames:
+            o = self.render(which, replace(inputs, self_texture=previous))
+            outs.append(o)
+            previous = o.image
+        return outs
