@@ -76,7 +76,14 @@ def decode(slots: np.ndarray) -> Code:
     consts: dict[bytes, V] = {}
     code = Code()
     ops = code.ops
+    # The loop runs slots 0, 2, 4, ...; an operand slot is run as an instruction only when
+    # a jump targets an odd slot. Compiled code never does, so then those are not decoded.
+    odd = any(rounded[i] in (_JUMP, _CONDJUMP) and rounded[i + 1] % 2
+              for i in range(0, used, 2))
     for i in range(used):
+        if i % 2 and not odd:
+            ops.append((0, 0))  # never run
+            continue
         op = rounded[i]
         n = rounded[i + 1]
         if op == _PUSHCONST:
