@@ -160,6 +160,16 @@ def test_hover(lsp: Client) -> None:
     hover = lsp.at("textDocument/hover", uri, *_find(DYNAMIC, "= v;", delta=2))
     assert "`v: float|float3`" in hover["contents"]["value"]
     assert lsp.at("textDocument/hover", uri, 0, 1) is None  # the keyword `let`
+    # operators: the width the inference gives the value they compute (float2 + float3 is
+    # a float2: lane z becomes NaN), not a guess from the operands
+    mixed = "let m = uv() + float3(1, 2, 3);\nlet n = -m * 2;\nfloat4(n.x, n.y, 0, 1)\n"
+    uri, _ = _open(lsp, "mixed.psl", mixed)
+    hover = lsp.at("textDocument/hover", uri, *_find(mixed, "+ float3"))
+    assert "`+` gives: `float2`" in hover["contents"]["value"]
+    hover = lsp.at("textDocument/hover", uri, *_find(mixed, "-m"))
+    assert "`-` gives: `float2`" in hover["contents"]["value"]
+    hover = lsp.at("textDocument/hover", uri, *_find(mixed, "float3("))
+    assert "This call: `float3`" in hover["contents"]["value"]
 
 
 def test_completion(lsp: Client) -> None:

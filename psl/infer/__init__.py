@@ -47,6 +47,39 @@ class Inference:
                 out[span] = ws if got is None else got | ws
         return out
 
+    @functools.cached_property
+    def values(self) -> dict[Span, frozenset[int]]:
+        """Source position of an expression's token -> the widths of the value computed
+        there: a number, a variable read, an operator (the chain up to it), a unary
+        operator, a builtin call's name, a swizzle's letters (over every inlined copy)."""
+        out: dict[Span, frozenset[int]] = {}
+        spans = self.spans
+        code = self.flow.code
+        for k, seen in self.flow.seen.items():
+            span = spans[k] if k < len(spans) else None
+            if span is None:
+                continue
+            d = code[k]
+            if d.op == Op.PUSHVAR:
+                value = seen.inputs[0]
+            elif d.op == Op.BINOP:
+                value = domain.binop(d.n, *seen.inputs)
+            elif d.op == Op.UNOP:
+                value = domain.unop(d.n, seen.inputs[0])
+            elif d.op == Op.CALL:
+                value = domain.call(d.n, list(seen.inputs))
+            else:
+                continue
+            ws = domain.width_set(value)
+            got = out.get(span)
+            out[span] = ws if got is None else got | ws
+        for k, d in enumerate(code):
+            span = spans[k] if k < len(spans) else None
+            if d.op == Op.PUSHCONST and span is not None and span not in out \
+                    and d.const is not None:
+                out[span] = domain.width_set(d.const)
+        return out
+
     def dynamic(self) -> dict[Span, frozenset[int]]:
         """The variables that can hold different widths at one point."""
         return {s: w for s, w in self.variables.items() if len(w) > 1}

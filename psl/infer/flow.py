@@ -319,6 +319,7 @@ def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen]
             seen[k] = Seen((v,))
         elif op == _UNOP:
             v = stack.pop() if stack else empty
+            seen[k] = Seen((v,))
             push(domain.unop(d.n, v))
         elif op == _JUMP:
             return [(_block_at(flow, d.n), _state(stack, deep, regs, unassigned, never))]

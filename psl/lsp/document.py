@@ -13,8 +13,6 @@ from psl.compiler import CompileResult, compile_source
 from psl.fmt.tokens import Token, scan
 from psl.lsp.symbols import Symbols, build
 from psl.lsp.text import LineIndex
-from psl.lsp.widths import calls_by_position
-from psl.syntax import ast
 
 
 @dataclass(eq=False)
@@ -42,8 +40,17 @@ class Document:
         return out
 
     @functools.cached_property
-    def calls(self) -> dict[tuple[int, int], ast.Call]:
-        return calls_by_position(self.result.ast)
+    def values(self) -> dict[tuple[int, int], frozenset[int]]:
+        """(line, column) of an expression's token (a number, an operator, a builtin call's
+        name, swizzle letters) -> the inferred widths of the value computed there."""
+        inference = self.result.inference
+        if inference is None:
+            return {}
+        out: dict[tuple[int, int], frozenset[int]] = {}
+        for span, ws in inference.values.items():
+            key = (span.line, span.column)
+            out[key] = out.get(key, frozenset()) | ws
+        return out
 
     def width_at(self, tok: Token) -> frozenset[int] | None:
         return self.widths.get((tok.line, tok.column))

@@ -7,23 +7,32 @@ from lsprotocol import types
 from psl.fmt.tokens import Token
 from psl.lsp import builtins
 from psl.lsp.document import Document, token_at
-from psl.lsp.widths import expression_widths, width_name
+from psl.lsp.widths import width_name
 from psl.registry import SWIZZLE_LANES, lookup_builtin
 
 
-def _call_width(doc: Document, line: int, column: int) -> str:
-    call = doc.calls.get((line, column))
-    if call is None or doc.result.inference is None:
+def _value_width(doc: Document, tok: Token, what: str) -> str:
+    """The inferred width of the value computed at `tok` (by the width inference on the
+    compiled program, over every call of an inlined function)."""
+    ws = doc.values.get((tok.line, tok.column))
+    if not ws:
         return ""
-    ws = expression_widths(call, lambda v: doc.widths.get((v.span.line, v.span.column)))
-    return f"\n\nThis call: `{width_name(ws)}`" if ws else ""
+    note = " (depends on the path taken)" if len(ws) > 1 else ""
+    return f"\n\n{what}: `{width_name(ws)}`{note}"
 
 
 def hover(doc: Document, pos: types.Position) -> types.Hover | None:
     offset = doc.index.offset(pos)
     tok = token_at(doc, offset)
-    if tok is None or tok.kind != "IDENT":
+    if tok is None:
         return None
+    if tok.kind != "IDENT":
+        # an operator: the width of what it computes (for a chain, the chain up to it)
+        text = _value_width(doc, tok, f"`{tok.text}` gives").strip()
+        if not text:
+            return None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
+                           doc.token_range(tok))
     k = next((i for i, t in enumerate(doc.symbols.tokens) if t is tok), -1)
     text = _describe(doc, tok, k)
     if not text:
@@ -39,13 +48,13 @@ def _describe(doc: Document, tok: Token, k: int) -> str:
         if None in lanes:
             return ""
         return (f"swizzle `.{tok.text}`: lanes {', '.join(str(x) for x in lanes)} "
-                f"-> `{width_name([len(tok.text)])}`")
+                f"-> `{width_name([len(tok.text)])}`")  # a swizzle's width is its length
     occ = doc.symbols.at(tok.offset)
     if occ is None:
         return ""
     if occ.kind == "builtin":
         b = lookup_builtin(tok.text)
-        return builtins.markdown(b) + _call_width(doc, tok.line, tok.column) if b else ""
+        return builtins.markdown(b) + _value_width(doc, tok, "This call") if b else ""
     if occ.kind == "function":
         fn = doc.symbols.functions.get(tok.text)
         if fn is None:
