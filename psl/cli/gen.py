@@ -61,6 +61,16 @@ def glsl(out: Path, max_jumps: int) -> None:
     _write(TARGET, out, max_jumps=max_jumps)
 
 
+@main.command("vscode")
+@click.option("--out", default="editors/vscode", show_default=True, type=OUT_DIR,
+              help="The extension's folder: writes its grammar and language configuration.")
+def vscode(out: Path) -> None:
+    """Generate the VS Code extension's grammar and language configuration."""
+    from psl.gen.vscode import TARGET
+
+    _write(TARGET, out)
+
+
 @main.command("docs")
 @click.option("--out", default="docs", show_default=True, type=OUT_DIR,
               help="Folder to write the generated docs into.")

@@ -2,8 +2,8 @@
 same one `psl-gen docs` writes to docs/editors/, and the language configuration (comment
 syntax, brackets, what a word is), both from the registry and grammar.lark.
 
-`python -m psl.gen.vscode [OUT]` writes them (editors/vscode/build.sh runs it); `psl-gen
-docs` writes the same two files to docs/editors/.
+`psl-gen vscode` (or `python -m psl.gen.vscode [OUT]`, which editors/vscode/build.sh
+runs) writes them; `psl-gen docs` writes the same two files to docs/editors/.
 """
 
 from __future__ import annotations
