@@ -1,0 +1,130 @@
+"""psl export's GLSL and Shadertoy outputs rendered in headless Chromium on SwiftShader,
+on the WebGL VM's test page (tests/browser_support), against the Python VM.
+
+The exported GLSL uses the WebGL VM's uniforms and vertex shader, so the page runs it in
+place of the VM shader. The Shadertoy pass is wrapped in a prelude that feeds Shadertoy's
+inputs from the page's uniforms (iTime from time().y, iResolution, iChannel0-3 = self,
+camera, video, AudioLink); Shadertoy has no buttons or axes, so those frames use zeros.
+Tolerance as tests/test_glsl_vm.py: 1e-3 per lane, absolute below 1, relative above.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.browser_support.browser import unavailable_reason
+
+_REASON = unavailable_reason()
+if _REASON:
+    pytest.skip(_REASON, allow_module_level=True)
+
+from psl.compiler import compile_source  # noqa: E402
+from psl.export import build_text  # noqa: E402
+from psl.gen import glsl  # noqa: E402
+from psl.vm import execute  # noqa: E402
+from tests.browser_support.browser import BrowserVM  # noqa: E402
+from tests.hlsl_support.harness import reference_inputs  # noqa: E402
+from tests.test_export import REJECTED  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())["programs"]
+TOLERANCE = 1e-3
+NAMES = [n for n in sorted(MANIFEST) if n not in REJECTED]
+
+TOY_PRELUDE = """#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+uniform vec4 u_time;
+uniform vec4 u_deltatime;
+uniform vec2 u_resolution;
+uniform sampler2D u_self;
+uniform sampler2D u_camera;
+uniform sampler2D u_video;
+uniform sampler2D u_audiolink;
+float psl_toy_time() { return u_time.y; }
+float psl_toy_delta() { return u_deltatime.x; }
+vec3 psl_toy_resolution() { return vec3(u_resolution, 1.0); }
+#define iTime psl_toy_time()
+#define iTimeDelta psl_toy_delta()
+#define iResolution psl_toy_resolution()
+#define iChannel0 u_self
+#define iChannel1 u_camera
+#define iChannel2 u_video
+#define iChannel3 u_audiolink
+// the pass declares its own u_time, u_deltatime and u_resolution from Shadertoy's inputs
+#define u_time psl_pass_time
+#define u_deltatime psl_pass_deltatime
+#define u_resolution psl_pass_resolution
+layout(location = 0) out vec4 psl_toy_color;
+"""
+TOY_MAIN = "\nvoid main() { mainImage(psl_toy_color, gl_FragCoord.xy); }\n"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    vm = BrowserVM()
+    yield vm
+    vm.close()
+
+
+def audiolink_texture(seed: int = 7) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    tex = rng.random((64, 128, 4), dtype=np.float32)
+    for row in (22, 28):
+        tex[row] = rng.integers(0, 1024, (128, 4)).astype(np.float32)
+    return tex
+
+
+def render(browser: BrowserVM, fragment: str, frames: list) -> np.ndarray:
+    """The last of `frames` rendered by `fragment` (each frame's output is the next one's
+    self()); the page's program texture is left empty, the shader does not read it."""
+    vertex = glsl.TARGET.render()["vm.vert"]
+    browser.page.evaluate("([f, v]) => window.pslHarness.init(f, v)", [fragment, vertex])
+    browser.max_jumps = -2  # load_shader() must compile the VM again
+    browser._texture_keys = {}  # init made new textures
+    return browser.render_frames(np.zeros((2, 4), np.float32), frames)[-1].image
+
+
+def python_vm(slots: np.ndarray, frames: list) -> np.ndarray:
+    previous = None
+    for inputs in frames:
+        previous, _ = execute(slots, replace(inputs, self_texture=previous))
+    return previous
+
+
+def difference(got: np.ndarray, expected: np.ndarray) -> float:
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = np.abs(got.astype(np.float64) - expected) / np.maximum(1.0, np.abs(expected))
+    return float(np.where(got == expected, 0.0, np.nan_to_num(d, nan=np.inf)).max())
+
+
+def corpus(name: str, toy: bool) -> tuple[str, list]:
+    source = (CORPUS / MANIFEST[name]["source"]).read_text()
+    texture = audiolink_texture() if "audiolink" in source.lower() else None
+    frames = [replace(reference_inputs(k), audiolink=texture)
+              for k in range(max(1, MANIFEST[name]["frames"]))]
+    if toy:
+        frames = [replace(f, button=(0.0,) * 4, axis=(0.0,) * 4) for f in frames]
+    return source, frames
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_exported_glsl_renders_as_the_vm(browser, name):
+    source, frames = corpus(name, toy=False)
+    result = compile_source(source)
+    got = render(browser, build_text(result, "glsl"), frames)
+    assert difference(got, python_vm(result.program.slots(), frames)) <= TOLERANCE
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_exported_shadertoy_renders_as_the_vm(browser, name):
+    source, frames = corpus(name, toy=True)
+    result = compile_source(source)
+    got = render(browser, TOY_PRELUDE + build_text(result, "shadertoy") + TOY_MAIN, frames)
+    assert difference(got, python_vm(result.program.slots(), frames)) <= TOLERANCE
