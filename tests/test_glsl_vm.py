@@ -38,7 +38,7 @@ TOLERANCE = 1e-3
 NEW_BUILTIN_IDS = range(50, 60)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # closed before other modules' browsers and event loops
 def browser():
     vm = BrowserVM()
     yield vm
