@@ -26,10 +26,10 @@ if _REASON:
 from psl.compiler import compile_source  # noqa: E402
 from psl.export import build_text  # noqa: E402
 from psl.gen import glsl  # noqa: E402
-from psl.vm import execute  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support.harness import reference_inputs  # noqa: E402
-from tests.test_export import REJECTED  # noqa: E402
+from tests.test_export import REJECTED, vm_frames  # noqa: E402
+from tests.test_hlsl_vm import audiolink_texture  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())["programs"]
@@ -73,14 +73,6 @@ def browser():
     vm.close()
 
 
-def audiolink_texture(seed: int = 7) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    tex = rng.random((64, 128, 4), dtype=np.float32)
-    for row in (22, 28):
-        tex[row] = rng.integers(0, 1024, (128, 4)).astype(np.float32)
-    return tex
-
-
 def render(browser: BrowserVM, fragment: str, frames: list) -> np.ndarray:
     """The last of `frames` rendered by `fragment` (each frame's output is the next one's
     self()); the page's program texture is left empty, the shader does not read it."""
@@ -89,13 +81,6 @@ def render(browser: BrowserVM, fragment: str, frames: list) -> np.ndarray:
     browser.max_jumps = -2  # load_shader() must compile the VM again
     browser._texture_keys = {}  # init made new textures
     return browser.render_frames(np.zeros((2, 4), np.float32), frames)[-1].image
-
-
-def python_vm(slots: np.ndarray, frames: list) -> np.ndarray:
-    previous = None
-    for inputs in frames:
-        previous, _ = execute(slots, replace(inputs, self_texture=previous))
-    return previous
 
 
 def difference(got: np.ndarray, expected: np.ndarray) -> float:
@@ -119,7 +104,7 @@ def test_exported_glsl_renders_as_the_vm(browser, name):
     source, frames = corpus(name, toy=False)
     result = compile_source(source)
     got = render(browser, build_text(result, "glsl"), frames)
-    assert difference(got, python_vm(result.program.slots(), frames)) <= TOLERANCE
+    assert difference(got, vm_frames(result.program.slots(), frames)) <= TOLERANCE
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -127,4 +112,4 @@ def test_exported_shadertoy_renders_as_the_vm(browser, name):
     source, frames = corpus(name, toy=True)
     result = compile_source(source)
     got = render(browser, TOY_PRELUDE + build_text(result, "shadertoy") + TOY_MAIN, frames)
-    assert difference(got, python_vm(result.program.slots(), frames)) <= TOLERANCE
+    assert difference(got, vm_frames(result.program.slots(), frames)) <= TOLERANCE
