@@ -6,7 +6,8 @@ GET  /api/language.json    keywords, builtins, operators (from psl.registry)
 GET  /api/reference.json   SPEC §9 settings and textures for the page's test mode
 GET  /api/shader/{name}    the generated WebGL2 VM (vm.frag)
 GET  /api/program          the program: FILE's text and version, or the default program
-POST /api/compile          {"source"} -> diagnostics and base64 float32 slots
+POST /api/compile          {"source"[, "native": true]} -> diagnostics and base64 float32
+                           slots (and the exported GLSL, or why not, with "native")
 POST /api/save             {"source", "base_version", "overwrite"} -> saved, or 409 conflict
 GET  /api/events           websocket: {"type": "file", "source", "version"} on disk changes
 """
@@ -164,7 +165,8 @@ async def compile_(request: web.Request) -> web.Response:
     # Compiling is CPU work of up to a few hundred ms: keep the event loop (websockets,
     # other requests) responsive.
     loop = asyncio.get_running_loop()
-    reply = await loop.run_in_executor(None, compile_reply, body["source"])
+    reply = await loop.run_in_executor(None, compile_reply, body["source"],
+                                       body.get("native") is True)
     return web.json_response(reply)
 
 

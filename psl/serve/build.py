@@ -9,11 +9,13 @@ from __future__ import annotations
 import base64
 from functools import lru_cache
 
-from psl.compiler import check_source
+from psl.compiler import CompileResult, check_source
 from psl.registry import LIMITS
 
 
-def compile_reply(source: str) -> dict[str, object]:
+def compile_reply(source: str, native: bool = False) -> dict[str, object]:
+    """Diagnostics and slots; with `native`, also the program exported as a GLSL fragment
+    shader (psl export --target glsl), or why it cannot be exported."""
     result = check_source(source)
     reply: dict[str, object] = {
         "ok": result.program is not None,
@@ -26,7 +28,18 @@ def compile_reply(source: str) -> dict[str, object]:
         reply["slot_count"] = LIMITS.slots
         reply["instructions"] = len(result.program.instructions)
         reply["registers"] = result.program.registers
+        if native:
+            reply["native"] = native_reply(result)
     return reply
+
+
+def native_reply(result: CompileResult) -> dict[str, object]:
+    from psl.export import ExportError, build_text
+
+    try:
+        return {"fragment": build_text(result, "glsl")}
+    except ExportError as exc:
+        return {"error": str(exc)}
 
 
 @lru_cache(maxsize=1)

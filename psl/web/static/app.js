@@ -31,8 +31,12 @@ const state = {
   recording: null,     // {recorder, left} while recording WebM
   sources: { camera: null, video: null, audio: null },
   reference: null,     // SPEC §9 settings from /api/reference.json
+  native: PARAMS.get("native") === "1",  // run the exported GLSL instead of the VM
+  nativeFragment: null,  // the exported shader the native renderer runs
 };
-let editor, renderer, controls;
+// `renderer` is the one drawing: the VM's, or the native one (psl export's GLSL for the
+// current program, made anew when that text changes).
+let editor, renderer, vmRenderer, nativeRenderer, controls, vertexSource;
 
 function status(text, kind = "") {
   const el = $("status");
@@ -77,7 +81,7 @@ async function compileNow() {
   const source = getText(editor);
   let reply;
   try {
-    reply = await postJson("/api/compile", { source });
+    reply = await postJson("/api/compile", { source, native: state.native });
   } catch (err) {
     status(`cannot reach psl serve: ${err.message}`, "error");
     return;
@@ -88,12 +92,14 @@ async function compileNow() {
   state.diagnostics = r.diagnostics;
   showDiagnostics(editor, r.diagnostics, $("diagnostics"));
   if (r.ok) {
-    renderer?.setProgram(decodeSlots(r.slots));
+    vmRenderer?.setProgram(decodeSlots(r.slots));
     state.goodSeq = seq;
     const counts = {};
     for (const d of r.diagnostics) counts[d.severity] = (counts[d.severity] || 0) + 1;
     const extra = Object.entries(counts).map(([sev, n]) => `${n} ${sev}${n > 1 ? "s" : ""}`);
-    status([`ok: ${r.instructions} instructions`, ...extra].join(", "), "ok");
+    const native = useNative(r.native);
+    status([`ok: ${r.instructions} instructions`, ...extra, native].filter(Boolean).join(", "),
+           "ok");
     if (TEST) renderReference();
     else if (!state.playing) renderOnce(0);
   } else {
@@ -102,6 +108,47 @@ async function compileNow() {
            "running)", "error");
   }
   document.body.dataset.compiled = String(seq);
+}
+
+// ------------------------------------------------------------------ native mode
+
+// The renderer for this compile: the native one when asked for and the program exports,
+// else the VM's. Returns the status line's word on it.
+function useNative(reply) {
+  if (!vmRenderer) return "";
+  if (!state.native || !reply) {
+    renderer = vmRenderer;
+    return state.native ? "native: no program" : "";
+  }
+  if (reply.error) {
+    renderer = vmRenderer;
+    return `native: ${reply.error} (running the VM)`;
+  }
+  if (reply.fragment !== state.nativeFragment) {
+    const canvas = $("screen");
+    let made;
+    try {
+      made = new PslRenderer(canvas, reply.fragment, vertexSource);
+    } catch (err) {
+      renderer = vmRenderer;
+      return `native: ${err.message} (running the VM)`;
+    }
+    nativeRenderer?.dispose();
+    nativeRenderer = made;
+    state.nativeFragment = reply.fragment;
+    for (const name of ["camera", "video"]) nativeRenderer.setTexture(name, state.sources[name]);
+    nativeRenderer.resize(vmRenderer.width, vmRenderer.height);
+  }
+  renderer = nativeRenderer;
+  return "native";
+}
+
+function setNative(on) {
+  state.native = on;
+  $("cost").disabled = on;  // the exported shader counts no instructions
+  if (on && $("cost").checked) { $("cost").checked = false; setCostMode(false); }
+  if (!on) renderer = vmRenderer;
+  compileNow();
 }
 
 // ------------------------------------------------------------------ rendering
@@ -170,7 +217,7 @@ function setPlaying(on) {
 
 function restart() {
   state.time = 0;
-  renderer?.reset();
+  for (const r of [vmRenderer, nativeRenderer]) r?.reset();
   renderOnce(1 / 60);
 }
 
@@ -178,7 +225,7 @@ function setResolution(n) {
   state.size = n;
   const canvas = $("screen");
   canvas.width = canvas.height = n;  // PNG and WebM at the VM's own resolution
-  renderer?.resize(n, n);
+  for (const r of [vmRenderer, nativeRenderer]) r?.resize(n, n);
   if (!state.playing) renderOnce(0);
 }
 
@@ -217,7 +264,7 @@ async function chooseTexture(name, choice) {
     const old = state.sources[name];
     if (old?.srcObject) old.srcObject.getTracks().forEach((t) => t.stop());
     state.sources[name] = src;
-    renderer.setTexture(name, src);
+    for (const r of [vmRenderer, nativeRenderer]) r?.setTexture(name, src);
     if (!state.playing) renderOnce(0);
   } catch (err) {
     status(`${name}: ${err.message}`, "error");
@@ -227,7 +274,7 @@ async function chooseTexture(name, choice) {
 async function chooseAudio(choice) {
   state.sources.audio?.stop();
   state.sources.audio = null;
-  renderer.setTexture("audiolink", null);
+  for (const r of [vmRenderer, nativeRenderer]) r?.setTexture("audiolink", null);
   const player = $("audio-player");
   player.hidden = true;
   try {
@@ -367,6 +414,7 @@ function wireControls() {
   $("restart").onclick = restart;
   $("resolution").onchange = (e) => setResolution(Number(e.target.value));
   $("cost").onchange = (e) => setCostMode(e.target.checked);
+  $("native").onchange = (e) => setNative(e.target.checked);
   $("camera-source").onchange = (e) => chooseTexture("camera", e.target.value);
   $("video-source").onchange = (e) => chooseTexture("video", e.target.value);
   $("audio-source").onchange = (e) => chooseAudio(e.target.value);
@@ -425,7 +473,8 @@ async function start() {
       if (!resp.ok) throw new Error((await resp.json()).error);
       return resp.text();
     }));
-    renderer = new PslRenderer(canvas, frag, vert);
+    vertexSource = vert;
+    vmRenderer = renderer = new PslRenderer(canvas, frag, vert);
     renderer.setTexture("camera", referenceTexture("camera"));
     renderer.setTexture("video", referenceTexture("video"));
     state.sources.camera = referenceTexture("camera");
@@ -435,6 +484,8 @@ async function start() {
     $("shader-error").hidden = false;
   }
   wireControls();
+  $("native").checked = state.native;
+  $("cost").disabled = state.native;
   setPlaying(state.playing);
   if (state.file !== null) connectEvents();
   await compileNow();
@@ -449,6 +500,8 @@ window.psl = {
   setSource: (text) => setText(editor, text),
   compileNow,
   renderReference,
+  setNative,
+  get native() { return renderer !== undefined && renderer === nativeRenderer; },
   share,
   save,
   readPixels: (which) => Array.from(renderer.readPixels(which)),

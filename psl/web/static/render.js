@@ -128,6 +128,21 @@ export class PslRenderer {
     this.resize(canvas.width || 64, canvas.height || 64);
   }
 
+  // Frees this renderer's GL objects (the canvas's context stays, for other renderers).
+  dispose() {
+    const gl = this.gl;
+    for (const t of this.targets) {
+      gl.deleteFramebuffer(t.fbo);
+      gl.deleteTexture(t.tex);
+    }
+    this.targets = [];
+    for (const tex of Object.values(this.textures)) gl.deleteTexture(tex);
+    gl.deleteTexture(this.programTexture);
+    gl.deleteProgram(this.vm.program);
+    gl.deleteProgram(this.presenter.program);
+    gl.deleteVertexArray(this.vao);
+  }
+
   // slots: Float32Array of 4 floats per slot (up to 4092 slots; the rest are zero). Pass
   // the bytes as Python wrote them: NaN lanes must stay NaN.
   setProgram(slots) {
