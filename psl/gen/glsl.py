@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from psl import registry
 from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
+from psl.gen.sentinels import with_result_rule
 from psl.gen.target import Target
 
 #: output file name -> template (under templates/)
@@ -42,21 +43,12 @@ class Case:
     code: str  # the vec4 result (for builtins: with the sentinel rule applied)
 
 
-def _with_result_rule(b: registry.Builtin, expr: str) -> str:
-    """Wrap a builtin's expression with the sentinel rule of its `ResultDim` (SPEC §7)."""
-    if b.result is registry.ResultDim.LARGEST:
-        return f"psl_restore({expr}, largest_mask)"
-    if b.result is registry.ResultDim.FIXED and b.dim < 4:
-        return f"psl_restore({expr}, psl_mask({b.dim}u))"
-    return expr  # FULL, MASK, FIXED 4: the expression gives every lane
-
-
 def builtin_cases() -> list[Case]:
     """Every registry builtin's result expression, sentinel rule applied, in id order."""
     missing = [b.name for b in registry.BUILTINS if b.name not in BUILTIN_GLSL]
     if missing:
         raise MissingGlslError(f"builtins without a GLSL expression: {', '.join(missing)}")
-    return [Case(b.id, b.name, _with_result_rule(b, BUILTIN_GLSL[b.name]))
+    return [Case(b.id, b.name, with_result_rule(b, BUILTIN_GLSL[b.name]))
             for b in sorted(registry.BUILTINS, key=lambda b: b.id)]
 
 

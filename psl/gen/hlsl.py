@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from psl import registry
 from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
+from psl.gen.sentinels import with_result_rule
 from psl.gen.target import Target
 
 #: output file name -> template (under templates/)
@@ -45,15 +46,6 @@ class BinopCase:
     code: str
 
 
-def _with_result_rule(b: registry.Builtin, expr: str) -> str:
-    """Wrap a builtin's expression with the sentinel rule of its `ResultDim` (SPEC §7)."""
-    if b.result is registry.ResultDim.LARGEST:
-        return f"psl_restore({expr}, largest_mask)"
-    if b.result is registry.ResultDim.FIXED and b.dim < 4:
-        return f"psl_restore({expr}, psl_mask({b.dim}u))"
-    return expr  # FULL, MASK, FIXED 4: the expression gives every lane
-
-
 def builtin_cases() -> list[BuiltinCase]:
     missing = [b.name for b in registry.BUILTINS if b.name not in BUILTIN_HLSL]
     if missing:
@@ -63,8 +55,8 @@ def builtin_cases() -> list[BuiltinCase]:
         define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
         if b.extension and not define:
             raise MissingHlslError(f"extension {b.extension!r} has no preprocessor symbol")
-        cases.append(BuiltinCase(b.id, b.name, _with_result_rule(b, BUILTIN_HLSL[b.name]), define,
-                                 _with_result_rule(b, "float4(0.0, 0.0, 0.0, 0.0)")))
+        cases.append(BuiltinCase(b.id, b.name, with_result_rule(b, BUILTIN_HLSL[b.name]), define,
+                                 with_result_rule(b, "float4(0.0, 0.0, 0.0, 0.0)")))
     return cases
 
 
