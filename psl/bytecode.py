@@ -123,6 +123,23 @@ def assemble(instructions: Iterable[tuple[float, Sequence[float]]], pad: bool = 
     return out
 
 
+def operand_number(x: float) -> int:
+    """One operand lane as the VM reads a number from it, uint(round(x)) (SPEC §5.2): NaN
+    and negatives 0, saturating. (`uint_array` and `read_slots` do this for arrays.)"""
+    if x != x or x <= 0:
+        return 0
+    return int(round(x)) if x < 2**32 else UINT_MAX
+
+
+def jump_target(ins: Instruction, n: int) -> int:
+    """The instruction a JUMP or CONDJUMP of an n-instruction program goes to; n is the end.
+    Slot 2k is instruction k; a target at or past the end ends the program. (An odd target
+    makes the VM read an operand slot as an opcode; compiled code has none, and it is taken
+    as the end here.)"""
+    slot = operand_number(ins.operand[0])
+    return slot // 2 if slot % 2 == 0 and slot // 2 < n else n
+
+
 def uint_array(x: np.ndarray) -> np.ndarray:
     """The shader's `uint(x)` on an array: NaN and negatives 0, saturating, truncating."""
     x = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=UINT_MAX, neginf=0.0)

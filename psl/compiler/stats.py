@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from psl import registry
-from psl.bytecode import Instruction, Program
+from psl.bytecode import Instruction, Program, jump_target, operand_number
 from psl.infer.graph import components
 from psl.registry import Op
 
@@ -54,24 +54,8 @@ def static_stats(program: Program) -> StaticStats:
 def stack_effect(ins: Instruction) -> int:
     """How far `ins` moves the stack pointer."""
     if ins.op == Op.CALL:
-        return 1 - _ARITY.get(_number(ins.operand[0]), 0)  # unknown ids take no arguments
+        return 1 - _ARITY.get(operand_number(ins.operand[0]), 0)  # unknown ids take no arguments
     return _EFFECT.get(ins.op, 0)
-
-
-def _number(x: float) -> int:
-    """The operand number as the VM reads it, uint(rne(x)) (SPEC §5.2)."""
-    if x != x or x <= 0:
-        return 0
-    return int(round(x)) if x < 2**32 else 2**32 - 1
-
-
-def jump_target(ins: Instruction, n: int) -> int:
-    """The instruction a JUMP or CONDJUMP of an n-instruction program goes to; n is the end.
-    Slot 2k is instruction k; a target at or past the end ends the program. (An odd target
-    makes the VM read an operand slot as an opcode; compiled code has none, and it is taken
-    as the end here.)"""
-    slot = _number(ins.operand[0])
-    return slot // 2 if slot % 2 == 0 and slot // 2 < n else n
 
 
 def max_stack_depth(instructions: Sequence[Instruction]) -> int | None:
@@ -90,7 +74,7 @@ def max_stack_depth(instructions: Sequence[Instruction]) -> int | None:
     for k, ins in enumerate(instructions):
         op = ins.op
         if op == Op.CALL:
-            effects[k] = 1 - _ARITY.get(_number(ins.operand[0]), 0)
+            effects[k] = 1 - _ARITY.get(operand_number(ins.operand[0]), 0)
         else:
             effects[k] = _EFFECT.get(op, 0)
             if op == Op.JUMP or op == Op.CONDJUMP:

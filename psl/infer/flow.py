@@ -21,7 +21,7 @@ import struct
 from dataclasses import dataclass, field
 
 from psl import registry
-from psl.bytecode import Instruction, set_mask_lanes
+from psl.bytecode import Instruction, jump_target, operand_number, set_mask_lanes
 from psl.infer import domain
 from psl.infer.domain import TOP, ZERO, Val
 from psl.infer.graph import Loop, loop_nest
@@ -33,13 +33,6 @@ _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
 
 
 _DEPTHS = 4  # distinct stack depths kept apart at one block and context
-
-
-def _number(x: float) -> int:
-    """The operand number as the VM reads it: uint(round(x)), NaN and negatives 0."""
-    if x != x or x <= 0:
-        return 0
-    return int(round(x)) if x < 2**32 else 2**32 - 1
 
 
 class Decoded:
@@ -75,16 +68,16 @@ def decode(instructions: list[Instruction]) -> list[Decoded]:
                 v = consts[data] = domain.of_bytes(data)
             out.append(Decoded(op, 0, v))
             continue
-        n = _number(o[0])
+        n = operand_number(o[0])
         if op == _PUSHVAR:
             out.append(Decoded(op, n % LIMITS.registers))
         elif op == _SETVAR:
-            out.append(Decoded(op, n % LIMITS.registers, pairs=set_mask_lanes(_number(o[1]))))
+            mask = set_mask_lanes(operand_number(o[1]))
+            out.append(Decoded(op, n % LIMITS.registers, pairs=mask))
         elif op == _CALL:
             out.append(Decoded(op, n, arity=_ARITY.get(n, 0)))
         elif op == _JUMP or op == _CONDJUMP:
-            # slot 2k is instruction k; a target at or past the end ends the program
-            out.append(Decoded(op, n // 2 if n % 2 == 0 and n // 2 < count else count))
+            out.append(Decoded(op, jump_target(ins, count)))
         else:
             out.append(Decoded(op, n))
     return out
@@ -151,7 +144,9 @@ class Seen:
 @dataclass
 class Flow:
     code: list[Decoded]
-    succ: list[tuple[int, ...]]  # per block
+    # per block, its ways out: (next block, or None when the program ends; 1 when the edge
+    # is a taken jump, 0 when it falls through). A CONDJUMP's are (fall through, jump).
+    edges: list[tuple[tuple[int | None, int], ...]]
     starts: list[int]  # first instruction of each block (plus the end)
     loops: list[Loop]
     block_of: dict[int, int] = field(default_factory=dict)  # first instruction -> block
@@ -167,7 +162,8 @@ class Flow:
                 if b == loop.header and bool(ctx & bit) == first]
 
 
-def _blocks(code: list[Decoded]) -> tuple[list[int], list[tuple[int, ...]]]:
+def _blocks(code: list[Decoded]) -> tuple[list[int], list[tuple[tuple[int | None, int], ...]]]:
+    """The blocks' first instructions (plus the end) and their edges (see Flow.edges)."""
     n = len(code)
     leader = [False] * (n + 1)
     leader[0] = True
@@ -178,29 +174,29 @@ def _blocks(code: list[Decoded]) -> tuple[list[int], list[tuple[int, ...]]]:
     starts = [k for k in range(n) if leader[k]] or [0]
     block_of = {k: b for b, k in enumerate(starts)}
     starts.append(n)
-    succ: list[tuple[int, ...]] = []
+    edges = []
     for b in range(len(starts) - 1):
         last = starts[b + 1] - 1
         d = code[last] if last >= 0 and n else None
         if d is not None and d.op == _JUMP:
-            targets: tuple[int, ...] = (d.n,)
+            targets: tuple[tuple[int, int], ...] = ((d.n, 1),)
         elif d is not None and d.op == _CONDJUMP:
-            targets = (last + 1, d.n)
+            targets = ((last + 1, 0), (d.n, 1))
         else:
-            targets = (last + 1,)
-        succ.append(tuple(block_of[t] for t in targets if t < n))
-    return starts, succ
+            targets = ((last + 1, 0),)
+        edges.append(tuple((block_of[t] if t < n else None, w) for t, w in targets))
+    return starts, edges
 
 
 def analyse(instructions: list[Instruction], registers: int) -> Flow:
     code = decode(instructions)
-    starts, succ = _blocks(code)
-    loops = loop_nest(succ)
-    flow = Flow(code, succ, starts, loops, {k: b for b, k in enumerate(starts[:-1])})
+    starts, edges = _blocks(code)
+    loops = loop_nest([tuple(t for t, _ in e if t is not None) for e in edges])
+    flow = Flow(code, edges, starts, loops, {k: b for b, k in enumerate(starts[:-1])})
     if not code:
         flow.final, flow.ends = ZERO, True
         return flow
-    nblocks = len(succ)
+    nblocks = len(edges)
     member = [0] * nblocks  # bit l: block in loop l
     header_of = [-1] * nblocks
     for lp in loops:
@@ -322,29 +318,25 @@ def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen]
             seen[k] = Seen((v,))
             push(domain.unop(d.n, v))
         elif op == _JUMP:
-            return [(_block_at(flow, d.n), _state(stack, deep, regs, unassigned, never))]
+            return [(flow.edges[b][0][0], _state(stack, deep, regs, unassigned, never))]
         elif op == _CONDJUMP:
             c = stack.pop() if stack else empty
             after = _state(stack, deep, regs, unassigned, never)
             jumped = domain.jumps(c)
             seen[k] = Seen((c,), outcomes=(1 if jumped is not True else 0)
                            | (2 if jumped is not False else 0))
+            (fall, _), (target, _) = flow.edges[b]
             out: list[tuple[int | None, State]] = []
             if jumped is not True:
-                out.append((_block_at(flow, k + 1), after))
+                out.append((fall, after))
             if jumped is not False:
-                out.append((_block_at(flow, d.n), after))
+                out.append((target, after))
             return out
         if len(stack) > LIMITS.stack:  # the ring overwrites its oldest entries
             del stack[0]
             deep = True
             empty = TOP
-    return [(_block_at(flow, end), _state(stack, deep, regs, unassigned, never))]
-
-
-def _block_at(flow: Flow, k: int) -> int | None:
-    """The block starting at instruction k; None past the end (the program ends)."""
-    return flow.block_of.get(k) if k < len(flow.code) else None
+    return [(flow.edges[b][0][0], _state(stack, deep, regs, unassigned, never))]
 
 
 def _state(stack: list[Val], deep: bool, regs: list[Val], unassigned: int,

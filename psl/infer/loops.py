@@ -53,34 +53,13 @@ def loop_costs(flow: Flow) -> list[LoopCost]:
     return [costs[i] for i in sorted(costs, reverse=True)]
 
 
-def _last(flow: Flow, b: int) -> Decoded:
-    return flow.code[flow.starts[b + 1] - 1]
-
-
-def _edges(flow: Flow, b: int) -> list[tuple[int | None, int]]:
-    """(successor block or None for the end, 1 if the edge is a taken jump)."""
-    last_k = flow.starts[b + 1] - 1
-    d = flow.code[last_k]
-    n = len(flow.code)
-    after = flow.block_of.get(last_k + 1) if last_k + 1 < n else None
-
-    def at(k: int) -> int | None:
-        return flow.block_of.get(k) if k < n else None
-
-    if d.op == Op.JUMP:
-        return [(at(d.n), 1)]
-    if d.op == Op.CONDJUMP:
-        return [(after, 0), (at(d.n), 1)]
-    return [(after, 0)]
-
-
 def _cost(flow: Flow, loop: Loop, inner: dict[int, LoopCost]) -> LoopCost | None:
     h = loop.header
     test = flow.starts[h + 1] - 1
     d = flow.code[test]
     if d.op != Op.CONDJUMP:
         return None
-    exits = _edges(flow, h)
+    exits = flow.edges[h]
     if not (exits[0][0] in loop.members and exits[1][0] not in loop.members):
         return None  # not the compiler's loop shape
     per = _fewest_jumps(flow, loop, inner)
@@ -101,7 +80,7 @@ def _fewest_jumps(flow: Flow, loop: Loop, inner: dict[int, LoopCost]) -> int:
         dd, b = heapq.heappop(heap)
         if dd > dist.get(b, 1 << 60):
             continue
-        for t, w in _edges(flow, b):
+        for t, w in flow.edges[b]:
             if t is None or t not in loop.members:
                 continue
             cost = dd + w
@@ -127,7 +106,7 @@ def _never_ends(flow: Flow, loop: Loop, test: int) -> str:
             continue
         last = flow.starts[b + 1] - 1
         seen = flow.seen.get(last)
-        for i, (t, _w) in enumerate(_edges(flow, b)):
+        for i, (t, _w) in enumerate(flow.edges[b]):
             if t in loop.members:
                 continue
             if flow.code[last].op == Op.CONDJUMP:
@@ -225,7 +204,7 @@ def _on_every_iteration(flow: Flow, loop: Loop, block: int) -> bool:
     todo, seen = [loop.header], {loop.header}
     while todo:
         b = todo.pop()
-        for t, _w in _edges(flow, b):
+        for t, _w in flow.edges[b]:
             if t is None or t not in loop.members or t == block:
                 continue
             if t == loop.header:
