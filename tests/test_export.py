@@ -80,8 +80,7 @@ def corpus_runner():
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_corpus_equals_vm(name):
-    from tests.hlsl_support.harness import reference_inputs
-    from tests.test_hlsl_vm import audiolink_texture
+    from tests.hlsl_support.harness import audiolink_texture, reference_inputs
 
     source = (CORPUS / MANIFEST[name]["source"]).read_text()
     if name in REJECTED:
@@ -132,8 +131,7 @@ def test_generated_mostly_exportable():
 def test_generated_equal_vm(batch):
     _slang()
     from tests.export_support.harness import ExportRunner
-    from tests.hlsl_support.harness import reference_inputs
-    from tests.test_hlsl_vm import audiolink_texture
+    from tests.hlsl_support.harness import audiolink_texture, reference_inputs
 
     rows, _ = generated_programs()
     size = -(-len(rows) // 4)

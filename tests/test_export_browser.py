@@ -27,13 +27,12 @@ from psl.compiler import compile_source  # noqa: E402
 from psl.export import build_text  # noqa: E402
 from psl.gen import glsl  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
-from tests.hlsl_support.harness import reference_inputs  # noqa: E402
+from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
 from tests.test_export import REJECTED, vm_frames  # noqa: E402
-from tests.test_hlsl_vm import audiolink_texture  # noqa: E402
+from tests.test_glsl_vm import TOLERANCE, difference  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())["programs"]
-TOLERANCE = 1e-3
 NAMES = [n for n in sorted(MANIFEST) if n not in REJECTED]
 
 TOY_PRELUDE = """#version 300 es
@@ -83,12 +82,6 @@ def render(browser: BrowserVM, fragment: str, frames: list) -> np.ndarray:
     return browser.render_frames(np.zeros((2, 4), np.float32), frames)[-1].image
 
 
-def difference(got: np.ndarray, expected: np.ndarray) -> float:
-    with np.errstate(invalid="ignore", over="ignore"):
-        d = np.abs(got.astype(np.float64) - expected) / np.maximum(1.0, np.abs(expected))
-    return float(np.where(got == expected, 0.0, np.nan_to_num(d, nan=np.inf)).max())
-
-
 def corpus(name: str, toy: bool) -> tuple[str, list]:
     source = (CORPUS / MANIFEST[name]["source"]).read_text()
     texture = audiolink_texture() if "audiolink" in source.lower() else None
@@ -104,7 +97,7 @@ def test_exported_glsl_renders_as_the_vm(browser, name):
     source, frames = corpus(name, toy=False)
     result = compile_source(source)
     got = render(browser, build_text(result, "glsl"), frames)
-    assert difference(got, vm_frames(result.program.slots(), frames)) <= TOLERANCE
+    assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -112,4 +105,4 @@ def test_exported_shadertoy_renders_as_the_vm(browser, name):
     source, frames = corpus(name, toy=True)
     result = compile_source(source)
     got = render(browser, TOY_PRELUDE + build_text(result, "shadertoy") + TOY_MAIN, frames)
-    assert difference(got, vm_frames(result.program.slots(), frames)) <= TOLERANCE
+    assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE

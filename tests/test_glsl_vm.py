@@ -29,7 +29,7 @@ from psl.compiler import compile_source  # noqa: E402
 from psl.vm import execute  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
-from tests.hlsl_support.harness import reference_inputs  # noqa: E402
+from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())
@@ -43,16 +43,6 @@ def browser():
     vm = BrowserVM()
     yield vm
     vm.close()
-
-
-def audiolink_texture(seed: int = 7) -> np.ndarray:
-    """A 128x64 AudioLink-like texture (as tests/test_hlsl_vm.py): amplitudes in [0, 1)
-    and integer texels in the rows the uint decoders read."""
-    rng = np.random.default_rng(seed)
-    tex = rng.random((64, 128, 4), dtype=np.float32)
-    for row in (22, 28):
-        tex[row] = rng.integers(0, 1024, (128, 4)).astype(np.float32)
-    return tex
 
 
 def difference(got: np.ndarray, expected: np.ndarray) -> np.ndarray:

@@ -26,7 +26,12 @@ from psl.gen import hlsl  # noqa: E402
 from psl.vm import execute  # noqa: E402
 from tests import progen  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
-from tests.hlsl_support.harness import Inputs, SlangVM, reference_inputs  # noqa: E402
+from tests.hlsl_support.harness import (  # noqa: E402
+    Inputs,
+    SlangVM,
+    audiolink_texture,
+    reference_inputs,
+)
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())
@@ -54,19 +59,6 @@ def build(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False,
     out = Path(tempfile.mkdtemp(prefix="psl-hlsl-"))
     hlsl.TARGET.write(out, max_jumps=max_jumps)
     return SlangVM(out, cache_dir=CACHE_DIR, audiolink=audiolink, upload=upload)
-
-
-def audiolink_texture(seed: int = 7) -> np.ndarray:
-    """A 128x64 AudioLink-like texture: amplitudes in [0, 1), as AudioLink writes them, and
-    integer texels in the rows the uint decoders read (GENERALVU row 22, chronotensity 28).
-
-    Large steps between neighbouring texels would amplify the last-bit differences of
-    transcendental functions (atan in scene_audiolink) through AudioLinkLerp."""
-    rng = np.random.default_rng(seed)
-    tex = rng.random((64, 128, 4), dtype=np.float32)
-    for row in (22, 28):
-        tex[row] = rng.integers(0, 1024, (128, 4)).astype(np.float32)
-    return tex
 
 
 def close(hl: np.ndarray, py: np.ndarray, tol: float = TOLERANCE) -> np.ndarray:

@@ -23,10 +23,15 @@ from psl.export import hlsl
 from psl.export.ir import Program
 from psl.export.text import Options
 from psl.vm.inputs import Inputs
-from tests.hlsl_support.harness import AUDIOLINK_INCLUDE_ROOT, SUPPORT_DIR
+from tests.hlsl_support.harness import (
+    AUDIOLINK_INCLUDE_ROOT,
+    SUPPORT_DIR,
+    input_vars,
+    make_buffer,
+    texture_vars,
+)
 
 CACHE_DIR = Path(tempfile.gettempdir()) / "psl-export-slang-cache"
-_ZERO_TEXTURE = np.zeros((1, 1, 4), np.float32)
 
 _HEAD = """// Test module: exported PSL programs behind one entry point.
 #define AUDIOLINK 1
@@ -107,38 +112,21 @@ class ExportRunner:
         self.kernel = self.device.create_compute_kernel(program)
 
     def _buffer(self, data: np.ndarray, struct_size: int, writable: bool = False):
-        spy = self._spy
-        usage = spy.BufferUsage.unordered_access if writable else spy.BufferUsage.shader_resource
-        return self.device.create_buffer(element_count=max(1, len(data)),
-                                         struct_size=struct_size, usage=usage, data=data)
+        return make_buffer(self.device, self._spy, data, struct_size, writable)
 
     def render(self, which: int, inputs: Inputs) -> Output:
-        spy = self._spy
         w, h = inputs.width, inputs.height
-        names = ["_SelfTexture2D", "_Camera", "_Video", "psl_audiolink"]
-        textures = [inputs.self_texture, inputs.camera, inputs.video, inputs.audiolink]
-        samplers, chunks, offset = {}, [], 0
-        for name, tex in zip(names, textures, strict=True):
-            tex = _ZERO_TEXTURE if tex is None else np.asarray(tex, np.float32)
-            samplers[name] = {"offset": offset, "width": tex.shape[1], "height": tex.shape[0]}
-            chunks.append(tex.reshape(-1, 4))
-            offset += tex.shape[0] * tex.shape[1]
+        samplers, texels = texture_vars(inputs, audiolink=True)
         out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
         flags = self._buffer(np.zeros(w * h, np.uint32), 4, writable=True)
         self.kernel.dispatch([w * h, 1, 1], vars={
-            "psl_texels": self._buffer(np.concatenate(chunks), 16),
+            "psl_texels": self._buffer(texels, 16),
             "psl_out": out_buf,
             "psl_flags": flags,
             "psl_width": w,
             "psl_height": h,
             "psl_which": which,
-            "_Time": spy.float4(*inputs.time4().ravel().tolist()),
-            "unity_DeltaTime": spy.float4(*inputs.deltatime4().ravel().tolist()),
-            "_CustomRenderTextureWidth": float(w),
-            "_CustomRenderTextureHeight": float(h),
-            "_IsAVProInput": 1.0 if inputs.is_avpro else 0.0,
-            "_InputButton": spy.float4(*inputs.button4().ravel().tolist()),
-            "_InputAxis": spy.float4(*inputs.axis4().ravel().tolist()),
+            **input_vars(self._spy, inputs),
             **samplers,
         })
         image = out_buf.to_numpy().view(np.float32).reshape(h, w, 4).copy()

@@ -53,6 +53,19 @@ class Render:
     jumps: np.ndarray  # uint32 [height][width]: jumps taken per pixel
 
 
+def audiolink_texture(seed: int = 7) -> np.ndarray:
+    """A 128x64 AudioLink-like texture: amplitudes in [0, 1), as AudioLink writes them, and
+    integer texels in the rows the uint decoders read (GENERALVU row 22, chronotensity 28).
+
+    Large steps between neighbouring texels would amplify the last-bit differences of
+    transcendental functions (atan in scene_audiolink) through AudioLinkLerp."""
+    rng = np.random.default_rng(seed)
+    tex = rng.random((64, 128, 4), dtype=np.float32)
+    for row in (22, 28):
+        tex[row] = rng.integers(0, 1024, (128, 4)).astype(np.float32)
+    return tex
+
+
 def pad_program(slots: np.ndarray) -> np.ndarray:
     """The program as the 4092 float4 slots the VM reads (unused slots zero)."""
     slots = np.asarray(slots, dtype=np.float32).reshape(-1, 4)
@@ -65,6 +78,40 @@ def pad_program(slots: np.ndarray) -> np.ndarray:
 
 _ZERO_TEXTURE = np.zeros((1, 1, 4), np.float32)  # an unbound sampler reads zeros
 AUDIOLINK_INCLUDE_ROOT = SUPPORT_DIR / "fake_audiolink"
+#: the VM's samplers as psl_harness.slang / unity_stub.slang name them, and their Inputs field
+SAMPLERS = (("_SelfTexture2D", "self_texture"), ("_Camera", "camera"), ("_Video", "video"),
+            ("psl_audiolink", "audiolink"))
+
+
+def make_buffer(device, spy, data: np.ndarray, struct_size: int, writable: bool = False):
+    usage = spy.BufferUsage.unordered_access if writable else spy.BufferUsage.shader_resource
+    return device.create_buffer(element_count=max(1, len(data)), struct_size=struct_size,
+                                usage=usage, data=data)
+
+
+def texture_vars(inputs: Inputs, audiolink: bool) -> tuple[dict, np.ndarray]:
+    """The sampler descriptors and the one texel array they index (unbound: one zero)."""
+    samplers, chunks, offset = {}, [], 0
+    for name, field in SAMPLERS if audiolink else SAMPLERS[:-1]:
+        tex = getattr(inputs, field)
+        tex = _ZERO_TEXTURE if tex is None else np.asarray(tex, np.float32)
+        samplers[name] = {"offset": offset, "width": tex.shape[1], "height": tex.shape[0]}
+        chunks.append(tex.reshape(-1, 4))
+        offset += tex.shape[0] * tex.shape[1]
+    return samplers, np.concatenate(chunks)
+
+
+def input_vars(spy, inputs: Inputs) -> dict:
+    """The VM shader's uniforms (Unity's names) for one frame."""
+    return {
+        "_Time": spy.float4(*inputs.time4().ravel().tolist()),
+        "unity_DeltaTime": spy.float4(*inputs.deltatime4().ravel().tolist()),
+        "_CustomRenderTextureWidth": float(inputs.width),
+        "_CustomRenderTextureHeight": float(inputs.height),
+        "_IsAVProInput": 1.0 if inputs.is_avpro else 0.0,
+        "_InputButton": spy.float4(*inputs.button4().ravel().tolist()),
+        "_InputAxis": spy.float4(*inputs.axis4().ravel().tolist()),
+    }
 
 
 class SlangVM:
@@ -116,10 +163,7 @@ class SlangVM:
         self.build_seconds = time.perf_counter() - start
 
     def _buffer(self, data: np.ndarray, struct_size: int, writable: bool = False):
-        spy = self._spy
-        usage = spy.BufferUsage.unordered_access if writable else spy.BufferUsage.shader_resource
-        return self.device.create_buffer(element_count=max(1, len(data)),
-                                         struct_size=struct_size, usage=usage, data=data)
+        return make_buffer(self.device, self._spy, data, struct_size, writable)
 
     def _program_vars(self, slots: np.ndarray) -> dict:
         if self.upload == "buffer":
@@ -135,35 +179,19 @@ class SlangVM:
         """Evaluate runVM for every pixel of an inputs.width x inputs.height grid."""
         spy = self._spy
         w, h = inputs.width, inputs.height
-        names = ["_SelfTexture2D", "_Camera", "_Video"]
-        textures = [inputs.self_texture, inputs.camera, inputs.video]
-        if self.audiolink:
-            names.append("psl_audiolink")
-            textures.append(inputs.audiolink)
-        samplers, chunks, offset = {}, [], 0
-        for name, tex in zip(names, textures, strict=True):
-            tex = _ZERO_TEXTURE if tex is None else np.asarray(tex, np.float32)
-            samplers[name] = {"offset": offset, "width": tex.shape[1], "height": tex.shape[0]}
-            chunks.append(tex.reshape(-1, 4))
-            offset += tex.shape[0] * tex.shape[1]
+        samplers, texels = texture_vars(inputs, self.audiolink)
         out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
         stats_buf = self._buffer(np.zeros((w * h, 2), np.uint32), 8, writable=True)
         self.kernel.dispatch(
             [w * h, 1, 1],
             vars={
                 **self._program_vars(pad_program(slots)),
-                "psl_texels": self._buffer(np.concatenate(chunks), 16),
+                "psl_texels": self._buffer(texels, 16),
                 "psl_out": out_buf,
                 "psl_stats": stats_buf,
                 "psl_width": w,
                 "psl_height": h,
-                "_Time": spy.float4(*inputs.time4().ravel().tolist()),
-                "unity_DeltaTime": spy.float4(*inputs.deltatime4().ravel().tolist()),
-                "_CustomRenderTextureWidth": float(w),
-                "_CustomRenderTextureHeight": float(h),
-                "_IsAVProInput": 1.0 if inputs.is_avpro else 0.0,
-                "_InputButton": spy.float4(*inputs.button4().ravel().tolist()),
-                "_InputAxis": spy.float4(*inputs.axis4().ravel().tolist()),
+                **input_vars(spy, inputs),
                 "_Sentinel": spy.uint4(sentinel, 0, 0, 0),
                 **samplers,
             },
