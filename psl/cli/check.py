@@ -127,11 +127,7 @@ def _names(inference: Inference, source: str) -> list[tuple[int, int, str, froze
     out = []
     for span, ws in sorted(inference.variables.items(), key=lambda i: (i[0].line, i[0].column)):
         text = source_line(source, span.line) or ""
-        start = span.column - 1
-        end = start
-        while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-            end += 1
-        out.append((span.line, span.column, text[start:end], ws))
+        out.append((span.line, span.column, text[span.column - 1:span.end_column - 1], ws))
     return out
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from psl.compiler import CompileResult, compile_source
+from psl.diagnostics import Span
 from psl.fmt.tokens import Token, scan
 from psl.lsp.symbols import Symbols, build
 from psl.lsp.text import LineIndex
@@ -31,26 +32,14 @@ class Document:
     def widths(self) -> dict[tuple[int, int], frozenset[int]]:
         """(line, column) of a variable read or assignment -> its inferred widths."""
         inference = self.result.inference
-        if inference is None:
-            return {}
-        out: dict[tuple[int, int], frozenset[int]] = {}
-        for span, ws in inference.variables.items():
-            key = (span.line, span.column)
-            out[key] = out.get(key, frozenset()) | ws
-        return out
+        return _by_position(inference.variables if inference else {})
 
     @functools.cached_property
     def values(self) -> dict[tuple[int, int], frozenset[int]]:
         """(line, column) of an expression's token (a number, an operator, a builtin call's
         name, swizzle letters) -> the inferred widths of the value computed there."""
         inference = self.result.inference
-        if inference is None:
-            return {}
-        out: dict[tuple[int, int], frozenset[int]] = {}
-        for span, ws in inference.values.items():
-            key = (span.line, span.column)
-            out[key] = out.get(key, frozenset()) | ws
-        return out
+        return _by_position(inference.values if inference else {})
 
     def width_at(self, tok: Token) -> frozenset[int] | None:
         return self.widths.get((tok.line, tok.column))
@@ -64,6 +53,14 @@ class Document:
 
     def in_comment(self, offset: int) -> bool:
         return any(t.is_comment and t.offset < offset <= t.end for t in self.tokens)
+
+
+def _by_position(widths: dict[Span, frozenset[int]]) -> dict[tuple[int, int], frozenset[int]]:
+    out: dict[tuple[int, int], frozenset[int]] = {}
+    for span, ws in widths.items():
+        key = (span.line, span.column)
+        out[key] = out.get(key, frozenset()) | ws
+    return out
 
 
 def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> Document:
