@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from psl import registry
 from psl.bytecode import Instruction, Program, jump_target, operand_number
-from psl.infer.graph import components
+from psl.infer.graph import basic_blocks, components
 from psl.registry import Op
 
 _EFFECT = {Op.PUSHCONST: 1, Op.PUSHVAR: 1, Op.BINOP: -1, Op.UNOP: 0, Op.SETVAR: -1,
@@ -68,9 +68,7 @@ def max_stack_depth(instructions: Sequence[Instruction]) -> int | None:
     if n == 0:
         return 0
     effects = [0] * n
-    jumps: dict[int, tuple[int, ...]] = {}  # last instruction of a block -> successors
-    leader = [False] * (n + 1)
-    leader[0] = True
+    jumps: dict[int, tuple[bool, int]] = {}
     for k, ins in enumerate(instructions):
         op = ins.op
         if op == Op.CALL:
@@ -78,25 +76,19 @@ def max_stack_depth(instructions: Sequence[Instruction]) -> int | None:
         else:
             effects[k] = _EFFECT.get(op, 0)
             if op == Op.JUMP or op == Op.CONDJUMP:
-                t = jump_target(ins, n)
-                jumps[k] = (t,) if op == Op.JUMP else (k + 1, t)
-                leader[k + 1] = leader[t] = True
-    starts = [k for k in range(n) if leader[k]]
-    block_of = {k: b for b, k in enumerate(starts)}
-    starts.append(n)
+                jumps[k] = (op == Op.CONDJUMP, jump_target(ins, n))
+    starts, edges = basic_blocks(n, jumps)
     nets: list[int] = []
     peaks: list[int] = []
-    succ: list[tuple[int, ...]] = []
     for b in range(len(starts) - 1):
-        last = starts[b + 1] - 1
         d = peak = 0
-        for e in effects[starts[b]: last + 1]:
+        for e in effects[starts[b]: starts[b + 1]]:
             d += e
             if d > peak:
                 peak = d
         nets.append(d)
         peaks.append(peak)
-        succ.append(tuple(block_of[t] for t in jumps.get(last, (last + 1,)) if t < n))
+    succ = [tuple(t for t, _ in e if t is not None) for e in edges]
     return _deepest(succ, nets, peaks)
 
 

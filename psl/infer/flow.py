@@ -24,7 +24,7 @@ from psl import registry
 from psl.bytecode import Instruction, jump_target, operand_number, set_mask_lanes
 from psl.infer import domain
 from psl.infer.domain import TOP, ZERO, Val
-from psl.infer.graph import Loop, loop_nest
+from psl.infer.graph import Edges, Loop, basic_blocks, loop_nest
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
@@ -146,7 +146,7 @@ class Flow:
     code: list[Decoded]
     # per block, its ways out: (next block, or None when the program ends; 1 when the edge
     # is a taken jump, 0 when it falls through). A CONDJUMP's are (fall through, jump).
-    edges: list[tuple[tuple[int | None, int], ...]]
+    edges: list[Edges]
     starts: list[int]  # first instruction of each block (plus the end)
     loops: list[Loop]
     block_of: dict[int, int] = field(default_factory=dict)  # first instruction -> block
@@ -162,35 +162,11 @@ class Flow:
                 if b == loop.header and bool(ctx & bit) == first]
 
 
-def _blocks(code: list[Decoded]) -> tuple[list[int], list[tuple[tuple[int | None, int], ...]]]:
-    """The blocks' first instructions (plus the end) and their edges (see Flow.edges)."""
-    n = len(code)
-    leader = [False] * (n + 1)
-    leader[0] = True
-    for k, d in enumerate(code):
-        if d.op == _JUMP or d.op == _CONDJUMP:
-            leader[k + 1] = True
-            leader[d.n] = True
-    starts = [k for k in range(n) if leader[k]] or [0]
-    block_of = {k: b for b, k in enumerate(starts)}
-    starts.append(n)
-    edges = []
-    for b in range(len(starts) - 1):
-        last = starts[b + 1] - 1
-        d = code[last] if last >= 0 and n else None
-        if d is not None and d.op == _JUMP:
-            targets: tuple[tuple[int, int], ...] = ((d.n, 1),)
-        elif d is not None and d.op == _CONDJUMP:
-            targets = ((last + 1, 0), (d.n, 1))
-        else:
-            targets = ((last + 1, 0),)
-        edges.append(tuple((block_of[t] if t < n else None, w) for t, w in targets))
-    return starts, edges
-
-
 def analyse(instructions: list[Instruction], registers: int) -> Flow:
     code = decode(instructions)
-    starts, edges = _blocks(code)
+    starts, edges = basic_blocks(len(code), {k: (d.op == _CONDJUMP, d.n)
+                                             for k, d in enumerate(code)
+                                             if d.op == _JUMP or d.op == _CONDJUMP})
     loops = loop_nest([tuple(t for t, _ in e if t is not None) for e in edges])
     flow = Flow(code, edges, starts, loops, {k: b for b, k in enumerate(starts[:-1])})
     if not code:

@@ -59,6 +59,37 @@ def components(succ: Sequence[Sequence[int]],
     return comps
 
 
+#: a block's ways out: (next block, or None when the program ends; 1 when the edge is a
+#: taken jump, 0 when it falls through); a conditional jump's are (fall through, jump)
+Edges = tuple[tuple[int | None, int], ...]
+
+
+def basic_blocks(n: int, jumps: dict[int, tuple[bool, int]]) -> tuple[list[int], list[Edges]]:
+    """The basic blocks of n instructions whose jumps are `jumps` (instruction -> (is it
+    conditional, target instruction; n or more ends the program)): each block's first
+    instruction, plus n at the end, and each block's edges."""
+    leader = [False] * (n + 1)
+    leader[0] = True
+    for k, (_, t) in jumps.items():
+        leader[k + 1] = True
+        leader[min(t, n)] = True
+    starts = [k for k in range(n) if leader[k]] or [0]
+    block_of = {k: b for b, k in enumerate(starts)}
+    starts.append(n)
+    edges: list[Edges] = []
+    for b in range(len(starts) - 1):
+        last = starts[b + 1] - 1
+        jump = jumps.get(last)
+        if jump is None:
+            targets: tuple[tuple[int, int], ...] = ((last + 1, 0),)
+        elif jump[0]:
+            targets = ((last + 1, 0), (jump[1], 1))
+        else:
+            targets = ((jump[1], 1),)
+        edges.append(tuple((block_of[t] if t < n else None, w) for t, w in targets))
+    return starts, edges
+
+
 @dataclass(frozen=True)
 class Loop:
     index: int  # position in the list of loops (outer loops first)
