@@ -8,7 +8,7 @@ numbers below; import them instead.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 class Op(enum.IntEnum):
@@ -30,6 +30,10 @@ class BinaryOperator:
     symbol: str
     id: int
     doc: str
+    # lanes that are numbers (±inf included) never give NaN: comparisons and logic give
+    # 1.0 or 0.0, while + - * / can (inf - inf, 0 * inf, 0 / 0). psl export checks the
+    # others for a NaN the VM would take for a sentinel (docs/export.md).
+    keeps_numbers: bool = False
 
 
 #: BINOP operand ids, in id order.
@@ -38,14 +42,14 @@ BINARY_OPERATORS: tuple[BinaryOperator, ...] = (
     BinaryOperator("-", 2, "subtraction"),
     BinaryOperator("*", 3, "multiplication"),
     BinaryOperator("/", 4, "division"),
-    BinaryOperator("<", 5, "less than (1.0 or 0.0)"),
-    BinaryOperator(">", 6, "greater than (1.0 or 0.0)"),
-    BinaryOperator("==", 7, "equal (1.0 or 0.0)"),
-    BinaryOperator("<=", 8, "less or equal (1.0 or 0.0)"),
-    BinaryOperator(">=", 9, "greater or equal (1.0 or 0.0)"),
-    BinaryOperator("!=", 10, "not equal (1.0 or 0.0)"),
-    BinaryOperator("&&", 11, "logical and (lane true when != 0, NaN is true)"),
-    BinaryOperator("||", 12, "logical or (lane true when != 0, NaN is true)"),
+    BinaryOperator("<", 5, "less than (1.0 or 0.0)", keeps_numbers=True),
+    BinaryOperator(">", 6, "greater than (1.0 or 0.0)", keeps_numbers=True),
+    BinaryOperator("==", 7, "equal (1.0 or 0.0)", keeps_numbers=True),
+    BinaryOperator("<=", 8, "less or equal (1.0 or 0.0)", keeps_numbers=True),
+    BinaryOperator(">=", 9, "greater or equal (1.0 or 0.0)", keeps_numbers=True),
+    BinaryOperator("!=", 10, "not equal (1.0 or 0.0)", keeps_numbers=True),
+    BinaryOperator("&&", 11, "logical and (lane true when != 0, NaN is true)", keeps_numbers=True),
+    BinaryOperator("||", 12, "logical or (lane true when != 0, NaN is true)", keeps_numbers=True),
 )
 BINOP_BY_SYMBOL: dict[str, BinaryOperator] = {b.symbol: b for b in BINARY_OPERATORS}
 BINOP_BY_ID: dict[int, BinaryOperator] = {b.id: b for b in BINARY_OPERATORS}
@@ -130,6 +134,10 @@ class Builtin:
     # reads the pixel or the frame's inputs (uv, time, textures…): never a constant, so
     # width inference does not fold it
     varying: bool = False
+    # number arguments (±inf included) never give a NaN in a result lane; False where
+    # they can (sqrt(-1), inf - inf, a texture holding inf) or where that is not known.
+    # psl export checks the results of the others at run time (docs/export.md).
+    keeps_numbers: bool = False
 
 
 def _b(name: str, id_: int, arity: int, pad: bool, result: ResultDim, dim: int, doc: str,
@@ -241,6 +249,16 @@ BUILTINS: tuple[Builtin, ...] = (
 RADIANS_PER_DEGREE = 0.01745329238474369
 DEGREES_PER_RADIAN = 57.295780181884766
 
+#: Builtins whose number arguments (±inf included) always give number lanes (Builtin.
+#: keeps_numbers). Texture reads, AudioLink and everything with a division, a root, a
+#: logarithm or a periodic function are left out.
+_KEEPS_NUMBERS = frozenset({
+    "abs", "sign", "floor", "ceil", "min", "max", "clamp", "step", "float2", "float3",
+    "float4", "swizzle", "uv", "xy", "time", "resolution", "button", "axis", "deltatime",
+    "all", "any", "saturate", "trunc", "radians", "degrees",
+})
+BUILTINS = tuple(replace(b, keeps_numbers=True) if b.name in _KEEPS_NUMBERS else b
+                 for b in BUILTINS)
 BUILTIN_BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 BUILTIN_BY_ID: dict[int, Builtin] = {b.id: b for b in BUILTINS}
 

@@ -79,11 +79,11 @@ def test_outputs_and_determinism(files):
 
 def test_dispatch_generated_from_registry(files):
     vm = files["VM.cginc"]
-    call = vm[vm.index("float4 psl_call(uint id)"):vm.index("float4 psl_binop")]
+    call = vm[vm.index("float4 psl_call_args(uint id"):vm.index("float4 psl_binop")]
     for b in registry.BUILTINS:
         assert re.search(rf"case {b.id}u: // {b.name}\n", call), b.name
     arity = vm[vm.index("uint psl_arity(uint id)"):vm.index("bool psl_pads")]
-    pads = vm[vm.index("bool psl_pads"):vm.index("float4 psl_call")]
+    pads = vm[vm.index("bool psl_pads"):vm.index("float4 psl_call_args")]
     for b in registry.BUILTINS:
         group = re.search(rf"case {b.id}u:\n(?:\s*case \d+u:\n)*\s*return (\d+)u;", arity)
         assert (int(group.group(1)) if group else 0) == b.arity, b.name

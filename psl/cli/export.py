@@ -18,9 +18,13 @@ from psl.cli.common import display_name, print_diagnostics, read_source
               help="output file (default: stdout)")
 @click.option("--no-jump-limit", is_flag=True,
               help="drop the VM's jump budget (loops then run to their end)")
+@click.option("--no-exact-path", is_flag=True,
+              help="leave out the VM-exact path for pixels where arithmetic makes a NaN "
+                   "(smaller code; such pixels may then differ from the VM)")
 @click.option("--name", default="psl_program", show_default=True,
               help="name of the generated function")
-def command(file: str, target: str, output: str | None, no_jump_limit: bool, name: str) -> None:
+def command(file: str, target: str, output: str | None, no_jump_limit: bool,
+            no_exact_path: bool, name: str) -> None:
     """Export a PSL program as a native shader that computes what the VM computes."""
     from psl.compiler import compile_source
     from psl.export import ExportError, Options, build_text
@@ -36,7 +40,8 @@ def command(file: str, target: str, output: str | None, no_jump_limit: bool, nam
     if result.program is None:
         print_diagnostics(errors or result.diagnostics, source, file, err=True)
         sys.exit(1)
-    options = Options(name=name, max_jumps=None if no_jump_limit else Options().max_jumps)
+    options = Options(name=name, max_jumps=None if no_jump_limit else Options().max_jumps,
+                      exact=not no_exact_path)
     try:
         text = build_text(result, target, options, display_name(file))
     except ExportError as exc:

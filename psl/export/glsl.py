@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import re
 
+from psl import registry
+from psl.export.exact import exact_builtins, write_exact
 from psl.export.ir import Call, Program
 from psl.export.text import Language, Options, write_body
 from psl.gen.env import render
+from psl.gen.glsl import builtin_cases, context
 from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
 
 TEMPLATE = "export/program.glsl.j2"
+_CASES = {c.id: c for c in builtin_cases()}
 ARG_NAMES = "abcd"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARE_DECLS = {
@@ -35,6 +39,22 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text))
 
 
+def _units(b: registry.Builtin, expr: str) -> list[str]:
+    """Declarations of the shared units (one sqrt, one log2, ...) that `expr` reads, with
+    the inputs builtin `b` gives them."""
+    inputs = UNIT_INPUTS.get(b.name, {})
+    needed = _words(expr)
+    for unit in reversed(UNITS):  # a unit's input may use earlier units
+        if unit.name in needed:
+            needed |= _words(inputs.get(unit.name, unit.default)) | _words(unit.eval)
+    lines = []
+    for unit in UNITS:
+        if unit.name in needed:
+            lines.append(f"{unit.in_type} {unit.name}_in = {inputs.get(unit.name, unit.default)};")
+            lines.append(f"{unit.type} {unit.name} = {unit.eval};")
+    return lines
+
+
 class Glsl(Language):
     float4 = "vec4"
 
@@ -49,18 +69,31 @@ class Glsl(Language):
         lines = [f"vec4 {ARG_NAMES[i]} = {a};" for i, a in enumerate(args)]
         lines += [f"uint d{ARG_NAMES[i]} = {a.width}u;" for i, a in enumerate(call.args)]
         expr = BUILTIN_GLSL[b.name]
-        inputs = UNIT_INPUTS.get(b.name, {})
-        needed = _words(expr)
-        for unit in reversed(UNITS):  # a unit's input may use earlier units
-            if unit.name in needed:
-                needed |= _words(inputs.get(unit.name, unit.default)) | _words(unit.eval)
-        for unit in UNITS:
-            if unit.name in needed:
-                lines.append(f"{unit.in_type} {unit.name}_in = "
-                             f"{inputs.get(unit.name, unit.default)};")
-                lines.append(f"{unit.type} {unit.name} = {unit.eval};")
+        lines += _units(b, expr)
         take = f"({expr})" if width == 4 else f"({expr}).{'xyzw'[:width]}"
         return [*lines, f"{target} = {take};"]
+
+    def exact_call(self, builtin_id: int, arity: int, raws: list[str]) -> str:
+        b = registry.BUILTIN_BY_ID.get(builtin_id)
+        if b is None:  # an id not in the table: arity 0, zeros (SPEC §8)
+            return "vec4(0.0)"
+        return f"psl_x_{b.name}({', '.join(raws)})"
+
+    def exact_builtin(self, b: registry.Builtin) -> list[str]:
+        """The exact path's CALL of one builtin: the VM's masking and its result rule."""
+        code = _CASES[b.id].code
+        guard = f"PSL_X_{b.name.upper()}"
+        return [f"#ifndef {guard}", f"#define {guard}",
+                f"vec4 psl_x_{b.name}(vec4 a, vec4 b, vec4 c, vec4 d)", "{",
+                "    uint da, db, dc, dd, largest;",
+                f"    psl_mask_args({b.arity}u, {'true' if b.pad else 'false'}, a, b, c, d, "
+                "da, db, dc, dd, largest);",
+                "    vec4 largest_mask = psl_mask(largest);",
+                *("    " + line for line in _units(b, code)),
+                f"    return {code};", "}", "#endif"]
+
+    def index(self, expr: str) -> str:
+        return f"int({expr})"
 
     def compare(self, symbol: str, left: str, right: str) -> tuple[list[str], str]:
         expr = BINOP_GLSL[symbol]
@@ -72,12 +105,29 @@ class Glsl(Language):
         return [], UNOP_GLSL["!"]
 
 
-def helpers(program: Program) -> list[str]:
-    """The WebGL VM templates the exported code needs."""
+def helpers(program: Program, exact: bool) -> list[str]:
+    """The WebGL VM templates the exported code needs; the exact path needs its CALL step."""
     names = ["glsl/_values.glsl.j2", "glsl/_maths.glsl.j2", "glsl/_sampling.glsl.j2"]
-    if program.uses_audiolink:
+    if program.uses_audiolink or exact:
         names.append("glsl/_audiolink.glsl.j2")
+    if exact:
+        names += ["glsl/_operators.glsl.j2", "export/_exact.glsl.j2"]
     return names
+
+
+def exact_function(program: Program, options: Options) -> list[str]:
+    """The exact path's body, or [] when no result is checked (psl/export/exact.py)."""
+    if not (options.exact and program.checked and program.source is not None):
+        return []
+    return write_exact(Glsl(), program.source, options.max_jumps)
+
+
+def exact_helpers(program: Program, exact: list[str]) -> list[str]:
+    lang = Glsl()
+    lines: list[str] = []
+    for b in exact_builtins(program) if exact else []:
+        lines += lang.exact_builtin(b)
+    return lines
 
 
 def function(program: Program, options: Options) -> list[str]:
@@ -90,7 +140,11 @@ def export(program: Program, options: Options, source: str = "<program>",
 
     n = notes(program, options)
     template = "export/shadertoy.glsl.j2" if shadertoy else TEMPLATE
+    exact = exact_function(program, options)
     return render(template, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
-                  uses_self=program.uses_self, audiolink=program.uses_audiolink,
-                  includes=helpers(program))
+                  uses_self=program.uses_self,
+                  audiolink=program.uses_audiolink or bool(exact),
+                  includes=helpers(program, bool(exact)), exact=exact,
+                  exact_name=options.exact_name(),
+                  exact_helpers=exact_helpers(program, exact), **context())

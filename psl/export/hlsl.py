@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from psl import registry
+from psl.export.exact import exact_builtins, write_exact
 from psl.export.ir import Call, Program
 from psl.export.text import Language, Options, write_body
 from psl.gen.env import render
-from psl.gen.hlsl import EXTENSION_DEFINES
+from psl.gen.hlsl import EXTENSION_DEFINES, builtin_cases, context
 from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
 
 TEMPLATE = "export/program.hlsl.j2"
+_CASES = {c.id: c for c in builtin_cases()}
 ARG_NAMES = "abcd"
 
 
@@ -35,6 +38,32 @@ class Hlsl(Language):
             return [*lines, f"#ifdef {define}", f"{target} = {take};", "#else",
                     f"{target} = {zero};", "#endif"]
         return [*lines, f"{target} = {take};"]
+
+    def exact_call(self, builtin_id: int, arity: int, raws: list[str]) -> str:
+        b = registry.BUILTIN_BY_ID.get(builtin_id)
+        if b is None:  # an id not in the table: arity 0, zeros (SPEC §8)
+            return "float4(0.0, 0.0, 0.0, 0.0)"
+        return f"psl_x_{b.name}({', '.join(raws)})"
+
+    def exact_builtin(self, b: registry.Builtin) -> list[str]:
+        """The exact path's CALL of one builtin: the VM's masking and its result rule."""
+        case = _CASES[b.id]
+        guard = f"PSL_X_{b.name.upper()}"
+        lines = [f"#ifndef {guard}", f"#define {guard}",
+                 f"float4 psl_x_{b.name}(float4 a, float4 b, float4 c, float4 d)", "{",
+                 "    uint da, db, dc, dd, largest;",
+                 f"    psl_mask_args({b.arity}u, {'true' if b.pad else 'false'}, a, b, c, d, "
+                 "da, db, dc, dd, largest);",
+                 "    float4 largest_mask = psl_mask(largest);"]
+        if case.extension:
+            lines += [f"#ifdef {case.extension}", f"    return {case.code};", "#else",
+                      f"    return {case.fallback};", "#endif"]
+        else:
+            lines.append(f"    return {case.code};")
+        return [*lines, "}", "#endif"]
+
+    def index(self, expr: str) -> str:
+        return expr
 
     def compare(self, symbol: str, left: str, right: str) -> tuple[list[str], str]:
         return [f"float4 l = {left};", f"float4 r = {right};"], BINOP_HLSL[symbol]
@@ -75,11 +104,29 @@ def function(program: Program, options: Options) -> list[str]:
     return write_body(Hlsl(), program, options)
 
 
+def exact_function(program: Program, options: Options) -> list[str]:
+    """The exact path's body, or [] when no result is checked (psl/export/exact.py)."""
+    if not (options.exact and program.checked and program.source is not None):
+        return []
+    return write_exact(Hlsl(), program.source, options.max_jumps)
+
+
+def exact_helpers(program: Program, exact: list[str]) -> list[str]:
+    lang = Hlsl()
+    lines: list[str] = []
+    for b in exact_builtins(program) if exact else []:
+        lines += lang.exact_builtin(b)
+    return lines
+
+
 def export(program: Program, options: Options, source: str = "<program>") -> str:
     n = notes(program, options)
+    exact = exact_function(program, options)
     return render(TEMPLATE, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
-                  self_note=n.self_note)
+                  self_note=n.self_note, exact=exact, exact_name=options.exact_name(),
+                  exact_helpers=exact_helpers(program, exact),
+                  **context())
 
 
 __all__ = ["Hlsl", "export", "function", "notes"]

@@ -7,9 +7,10 @@ exactly one NaN pattern where it is used, and that pattern must leave its first 
 numbers and the rest the sentinel (a float, float2, float3 or float4); anything else is
 rejected with its position instead of being guessed (SPEC §4, §7).
 
-What is not reproduced: NaN made by arithmetic on numbers (`sqrt(-1)`, `0/0`). The VM
-cannot tell it from a sentinel and would change a value's width at run time; exported code
-keeps the static width (docs/export.md).
+NaN made by arithmetic on numbers (`sqrt(-1)`, `0/0`) is not typed: the VM cannot tell it
+from a sentinel and changes the value's width at run time. Operations that can make one
+are marked `check`; the written code tests their results and runs the pixel again on the
+exact path (psl/export/exact.py) when one holds a NaN (docs/export.md).
 """
 
 from __future__ import annotations
@@ -126,6 +127,9 @@ class Assign:
     expr: Expr
     declare: bool  # a new temporary (declared here) rather than a variable
     k: int = -1  # the instruction it comes from
+    # the operation can make a NaN from numbers (registry keeps_numbers): the code checks
+    # the result and hands the pixel to the exact path (psl/export/exact.py) if it did
+    check: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,12 @@ class Program:
     result_width: int
     builtins: set[str] = field(default_factory=set)  # names of the builtins called
     counted_jumps: bool = False  # whether any jump can be taken
+    source: CompileResult | None = None  # what it was built from (for the exact path)
+
+    @property
+    def checked(self) -> bool:
+        """Whether any result is checked for a NaN, so the exact path is needed."""
+        return any(a.check for b in self.blocks.values() for a in b.body)
 
     @property
     def uses_self(self) -> bool:
@@ -337,7 +347,7 @@ class _Builder:
                 del stack[len(stack) - n_in:]
                 expr = self.operation(d, args, s, k)
                 t = self.temp(expr.width)
-                body.append(Assign(t, expr, True, k))
+                body.append(Assign(t, expr, True, k, _can_make_nan(d)))
                 stack.append(t)
             elif op == _SETVAR:
                 value = stack.pop()
@@ -433,6 +443,16 @@ class _Builder:
         return Assign(self.reg(d.n, new_w), Lanes(current, value, tuple(sources)), False, k)
 
 
+def _can_make_nan(d: Decoded) -> bool:
+    if d.op == _BINOP:
+        o = registry.BINOP_BY_ID.get(d.n)
+        return o is not None and not o.keeps_numbers
+    if d.op == _CALL:
+        b = registry.BUILTIN_BY_ID.get(d.n)
+        return b is not None and not b.keeps_numbers
+    return False  # unary minus, not and plus give numbers for numbers
+
+
 def build(result: CompileResult) -> Program:
     """The typed IR of a compiled program (compile_source with inference)."""
     program = result.program
@@ -441,7 +461,8 @@ def build(result: CompileResult) -> Program:
         raise ExportError("the program has errors or its widths could not be inferred")
     flow = inference.flow
     if not flow.code:
-        return Program({0: Block(0, (), [], Jump(None, False, None))}, [], [], 4)
+        return Program({0: Block(0, (), [], Jump(None, False, None))}, [], [], 4,
+                       source=result)
     spans = list(inference.spans)
     seen: dict[tuple[int, int], dict[int, _Seen]] = {}
     entry: dict[tuple[int, int], tuple[Val, ...]] = {}
@@ -473,7 +494,8 @@ def build(result: CompileResult) -> Program:
     result_width = leading_width(final[0]) or 4
     registers = [Ref(f"r{n}_{w}", w) for n, w in sorted(builder.registers)]
     slots = [Ref(f"s{i}_{w}", w) for i, w in sorted(builder.slots)]
-    return Program(blocks, registers, slots, result_width, builder.builtins, builder.counted)
+    return Program(blocks, registers, slots, result_width, builder.builtins, builder.counted,
+                   result)
 
 
 def f32(x: float) -> float:

@@ -37,7 +37,15 @@ _F32 = struct.Struct("<f")
 class Options:
     name: str = "psl_program"
     max_jumps: int | None = LIMITS.jumps  # None: no jump counter
-    trace: bool = False  # call psl_trace(float4) on every computed value (tests only)
+    # tests only: call psl_trace(float4) on every computed value, psl_trace_exact() when
+    # the pixel takes the exact path
+    trace: bool = False
+    # check results that can be a NaN made by arithmetic, and run such pixels again on the
+    # exact path (psl/export/exact.py); off: smaller code that keeps the static widths
+    exact: bool = True
+
+    def exact_name(self) -> str:
+        return f"{self.name}_exact"
 
 
 class Language:
@@ -160,6 +168,13 @@ class Writer:
             self.emit(pad, f"{decl}{t.name} = {self.lanes(e)};")
         if self.options.trace and a.declare and not isinstance(e, Ref | Lit):
             self.emit(pad, f"psl_trace({self.pad4(t)});")
+        if a.check and self.options.exact:
+            # a NaN the VM would take for a missing lane: this pixel needs the exact path
+            self.emit(pad, f"if (psl_has_nan({t.name}))")
+            self.emit(pad, "{")
+            self.emit(pad, "    psl_block = -2;")
+            self.emit(pad, "    break;")
+            self.emit(pad, "}")
 
     def block_expr(self, t: Ref, decl: str, pad: str, decls: list[str], expr: str) -> None:
         if decl:
@@ -315,6 +330,13 @@ class Writer:
         self.emit(pad, "        break;")
         self.emit(pad, "    }")
         self.emit(pad, "}")
+        if self.options.exact and p.checked:
+            self.emit(pad, "if (psl_block == -2)")
+            self.emit(pad, "{")
+            if self.options.trace:
+                self.emit(pad, "    psl_trace_exact();")
+            self.emit(pad, f"    return {self.options.exact_name()}(uv);")
+            self.emit(pad, "}")
         self.emit(pad, "return psl_result;")
         return self.lines
 

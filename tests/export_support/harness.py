@@ -6,8 +6,9 @@ and Unity's inputs come from tests/hlsl_support (unity_stub.slang, fake AudioLin
 same stand-ins the VM shader is tested with.
 
 With trace=True every computed value goes through psl_trace, which flags the pixel when a
-lane is NaN: NaN made by arithmetic is where the VM may change a value's width at run
-time, which exported code does not reproduce (docs/export.md).
+lane is NaN (NaN made by arithmetic, where the VM may change a value's width at run time),
+and psl_trace_exact flags the pixels the typed code handed to the exact path
+(psl/export/exact.py, docs/export.md).
 """
 
 from __future__ import annotations
@@ -37,10 +38,15 @@ _HEAD = """// Test module: exported PSL programs behind one entry point.
 #define AUDIOLINK 1
 #include "unity_stub.slang"
 static bool psl_nan_seen;
+static bool psl_exact_taken;
 void psl_trace(float4 v)
 {
     uint4 bits = asuint(v) & 0x7FFFFFFFu;
     if (any(bits > 0x7F800000u)) psl_nan_seen = true;
+}
+void psl_trace_exact()
+{
+    psl_exact_taken = true;
 }
 """
 
@@ -61,6 +67,7 @@ void psl_eval(uint3 tid: SV_DispatchThreadID)
     uint y = index / psl_width;
     float2 uv = float2(((float)x + 0.5) / (float)psl_width, ((float)y + 0.5) / (float)psl_height);
     psl_nan_seen = false;
+    psl_exact_taken = false;
     float4 c = float4(0.0, 0.0, 0.0, 0.0);
     switch (psl_which)
     {
@@ -68,7 +75,7 @@ void psl_eval(uint3 tid: SV_DispatchThreadID)
     default: break;
     }
     psl_out[index] = c;
-    psl_flags[index] = psl_nan_seen ? 1u : 0u;
+    psl_flags[index] = (psl_nan_seen ? 1u : 0u) | (psl_exact_taken ? 2u : 0u);
 }
 """
 
@@ -77,13 +84,14 @@ void psl_eval(uint3 tid: SV_DispatchThreadID)
 class Output:
     image: np.ndarray  # float32 [h][w][4]
     nan: np.ndarray  # bool [h][w]: a computed value held NaN (trace builds only)
+    exact: np.ndarray  # bool [h][w]: the pixel ran on the exact path (trace builds only)
 
 
 class ExportRunner:
     """Several exported programs built into one Slang CPU kernel."""
 
     def __init__(self, programs: list[Program], options: Options | None = None,
-                 trace: bool = True) -> None:
+                 trace: bool = True, optimize: str = "maximal") -> None:
         import slangpy as spy
 
         self._spy = spy
@@ -103,7 +111,7 @@ class ExportRunner:
         self.source = text
         options_ = {
             "include_paths": [str(SUPPORT_DIR), str(AUDIOLINK_INCLUDE_ROOT), str(out)],
-            "optimization": spy.SlangOptimizationLevel.maximal,
+            "optimization": getattr(spy.SlangOptimizationLevel, optimize),
         }
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         self.device = spy.Device(type=spy.DeviceType.cpu, compiler_options=options_,
@@ -130,8 +138,8 @@ class ExportRunner:
             **samplers,
         })
         image = out_buf.to_numpy().view(np.float32).reshape(h, w, 4).copy()
-        nan = flags.to_numpy().view(np.uint32).reshape(h, w) != 0
-        return Output(image, nan)
+        bits = flags.to_numpy().view(np.uint32).reshape(h, w)
+        return Output(image, (bits & 1) != 0, (bits & 2) != 0)
 
     def render_frames(self, which: int, frames: list[Inputs]) -> list[Output]:
         """Each frame's output is the next one's self texture, as in the VM tests."""
