@@ -28,7 +28,7 @@ from psl.export import build_text  # noqa: E402
 from psl.gen import glsl  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
-from tests.test_export import REJECTED, vm_frames  # noqa: E402
+from tests.test_export import NAN_PROGRAMS, REJECTED, vm_frames  # noqa: E402
 from tests.test_glsl_vm import TOLERANCE, difference  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -105,4 +105,13 @@ def test_exported_shadertoy_renders_as_the_vm(browser, name):
     source, frames = corpus(name, toy=True)
     result = compile_source(source)
     got = render(browser, TOY_PRELUDE + build_text(result, "shadertoy") + TOY_MAIN, frames)
+    assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE
+
+
+@pytest.mark.parametrize("name", sorted(NAN_PROGRAMS))
+def test_exported_glsl_exact_path_renders_as_the_vm(browser, name):
+    """Pixels where arithmetic makes a NaN run the GLSL exact path, equal to the VM."""
+    result = compile_source(NAN_PROGRAMS[name])
+    frames = [reference_inputs(0, 8, 8)]
+    got = render(browser, build_text(result, "glsl"), frames)
     assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE

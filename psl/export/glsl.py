@@ -115,9 +115,25 @@ def helpers(program: Program, exact: bool) -> list[str]:
     return names
 
 
+#: Instructions above which GLSL output leaves the exact path out: SwiftShader's compiler
+#: took over six minutes on apps_TableTennisPro's (1381 instructions) and over four on the
+#: raymarcher's (478), and WebGL gave up,
+#: so a browser would too. The HLSL and Unity outputs keep it at every size.
+EXACT_LIMIT = 150
+
+
+def exact_left_out(program: Program, options: Options) -> bool:
+    """Whether the exact path is needed but too large for GLSL (see EXACT_LIMIT)."""
+    src = program.source
+    return bool(options.exact and program.checked and src is not None
+                and src.program is not None and len(src.program.instructions) > EXACT_LIMIT)
+
+
 def exact_function(program: Program, options: Options) -> list[str]:
     """The exact path's body, or [] when no result is checked (psl/export/exact.py)."""
     if not (options.exact and program.checked and program.source is not None):
+        return []
+    if exact_left_out(program, options):
         return []
     return write_exact(Glsl(), program.source, options.max_jumps)
 
@@ -147,4 +163,6 @@ def export(program: Program, options: Options, source: str = "<program>",
                   audiolink=program.uses_audiolink or bool(exact),
                   includes=helpers(program, bool(exact)), exact=exact,
                   exact_name=options.exact_name(),
-                  exact_helpers=exact_helpers(program, exact), **context())
+                  exact_helpers=exact_helpers(program, exact),
+                  exact_left_out=exact_left_out(program, options), exact_limit=EXACT_LIMIT,
+                  **context())
