@@ -45,6 +45,8 @@ class ExactLanguage(Protocol):
 
     def index(self, expr: str) -> str: ...
 
+    def exact_builtin(self, b: registry.Builtin) -> list[str]: ...
+
 
 class _Unbounded(Exception):
     """The code alone does not bound the stack: the exact path uses the VM's ring."""
@@ -305,3 +307,14 @@ def write_exact(lang: ExactLanguage, result: CompileResult, max_jumps: int | Non
     psl_uv set by the caller)."""
     return ExactWriter(lang, result, max_jumps).body()
 
+
+
+def exact_parts(lang: ExactLanguage, program, options) -> tuple[list[str], list[str]]:
+    """(the exact path's body, its builtin functions) for an IR Program, both [] when no
+    result is checked or options leave the path out."""
+    if not (options.exact and program.checked and program.source is not None):
+        return [], []
+    helpers: list[str] = []
+    for b in exact_builtins(program):
+        helpers += lang.exact_builtin(b)
+    return write_exact(lang, program.source, options.max_jumps), helpers

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from psl import registry
-from psl.export.exact import exact_builtins, write_exact
+from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
 from psl.export.text import Language, Options, write_body
 from psl.gen.env import render
@@ -129,23 +129,6 @@ def exact_left_out(program: Program, options: Options) -> bool:
                 and src.program is not None and len(src.program.instructions) > EXACT_LIMIT)
 
 
-def exact_function(program: Program, options: Options) -> list[str]:
-    """The exact path's body, or [] when no result is checked (psl/export/exact.py)."""
-    if not (options.exact and program.checked and program.source is not None):
-        return []
-    if exact_left_out(program, options):
-        return []
-    return write_exact(Glsl(), program.source, options.max_jumps)
-
-
-def exact_helpers(program: Program, exact: list[str]) -> list[str]:
-    lang = Glsl()
-    lines: list[str] = []
-    for b in exact_builtins(program) if exact else []:
-        lines += lang.exact_builtin(b)
-    return lines
-
-
 def function(program: Program, options: Options) -> list[str]:
     return write_body(Glsl(), program, options)
 
@@ -156,13 +139,14 @@ def export(program: Program, options: Options, source: str = "<program>",
 
     n = notes(program, options)
     template = "export/shadertoy.glsl.j2" if shadertoy else TEMPLATE
-    exact = exact_function(program, options)
+    left_out = exact_left_out(program, options)
+    exact, exact_fns = ([], []) if left_out else exact_parts(Glsl(), program, options)
     return render(template, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,
                   audiolink=program.uses_audiolink or bool(exact),
                   includes=helpers(program, bool(exact)), exact=exact,
                   exact_name=options.exact_name(),
-                  exact_helpers=exact_helpers(program, exact),
-                  exact_left_out=exact_left_out(program, options), exact_limit=EXACT_LIMIT,
+                  exact_helpers=exact_fns, exact_left_out=left_out,
+                  exact_limit=EXACT_LIMIT,
                   **context())

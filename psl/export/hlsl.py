@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from psl import registry
-from psl.export.exact import exact_builtins, write_exact
+from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
 from psl.export.text import Language, Options, write_body
 from psl.gen.env import render
@@ -104,28 +104,13 @@ def function(program: Program, options: Options) -> list[str]:
     return write_body(Hlsl(), program, options)
 
 
-def exact_function(program: Program, options: Options) -> list[str]:
-    """The exact path's body, or [] when no result is checked (psl/export/exact.py)."""
-    if not (options.exact and program.checked and program.source is not None):
-        return []
-    return write_exact(Hlsl(), program.source, options.max_jumps)
-
-
-def exact_helpers(program: Program, exact: list[str]) -> list[str]:
-    lang = Hlsl()
-    lines: list[str] = []
-    for b in exact_builtins(program) if exact else []:
-        lines += lang.exact_builtin(b)
-    return lines
-
-
 def export(program: Program, options: Options, source: str = "<program>") -> str:
     n = notes(program, options)
-    exact = exact_function(program, options)
+    exact, helpers = exact_parts(Hlsl(), program, options)
     return render(TEMPLATE, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
                   self_note=n.self_note, exact=exact, exact_name=options.exact_name(),
-                  exact_helpers=exact_helpers(program, exact),
+                  exact_helpers=helpers,
                   **context())
 
 
