@@ -269,8 +269,10 @@ NAN_PROGRAMS = {
     "normalize_zero": "n = normalize(float2(floor(uv().x * 2), 0)); float3(n.x, n.y, 1) + n",
     # inf - inf: a swizzle masks the NaN lanes to 0 where lane-wise code keeps NaN
     "inf_minus_inf": "f = floor(uv().y * 2); d = 1 / f - 2 / f; (float2(1, 2) * d).y + 5",
-    # as the generated program that showed the gap: 0/0 in a float2, then || broadcasts
-    "divide_then_or": ("g2 = floor(uv() * 2); q = -(axis() * 0) / max(g2, g2); "
+    # as the generated program that showed the gap: 0/0 in a float2, then || broadcasts.
+    # The zero comes from uv(): a constant 0 (the generated `axis() * 0`) lets a GLSL
+    # compiler fold 0 / x to 0 (SwiftShader does), and no NaN is made (docs/export.md)
+    "divide_then_or": ("g2 = floor(uv() * 2); q = -(floor(uv() * 0.5) * axis()) / max(g2, g2); "
                        "q || xy().x"),
 }
 

@@ -11,6 +11,7 @@ can drive either shader.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from psl import registry
 from psl.export.exact import exact_parts
@@ -140,6 +141,9 @@ def export(program: Program, options: Options, source: str = "<program>",
     n = notes(program, options)
     template = "export/shadertoy.glsl.j2" if shadertoy else TEMPLATE
     left_out = exact_left_out(program, options)
+    if left_out:
+        # no exact path to fall back to, so the NaN checks would only cost time
+        options = replace(options, exact=False)
     exact, exact_fns = ([], []) if left_out else exact_parts(Glsl(), program, options)
     return render(template, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
