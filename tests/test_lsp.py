@@ -156,6 +156,8 @@ def test_hover(lsp: Client) -> None:
     assert "float2" in hover["contents"]["value"]
     hover = lsp.at("textDocument/hover", uri, *_find(PONG, "fun hitbox", delta=5))
     assert "fun hitbox(apos, asize, bpos, bsize)" in hover["contents"]["value"]
+    hover = lsp.at("textDocument/hover", uri, *_find(PONG, "hitbox(", nth=1, delta=2))
+    assert "This call binds `apos: " in hover["contents"]["value"]
     uri, _ = _open(lsp, "dynamic.psl", DYNAMIC)
     hover = lsp.at("textDocument/hover", uri, *_find(DYNAMIC, "= v;", delta=2))
     assert "`v: float|float3`" in hover["contents"]["value"]

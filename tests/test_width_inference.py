@@ -178,6 +178,26 @@ def test_check_widths_cli(tmp_path):
     assert {"line": 2, "column": 8, "widths": [1, 2]} in entry["widths"]["variables"]
 
 
+def test_widths_list_a_calls_parameters_by_name(tmp_path):
+    """A call binds each parameter: listed as f(a), f(b), not merged under the name f
+    (which made a float and a float2 argument look like one dynamic variable)."""
+    from click.testing import CliRunner
+
+    from psl.cli.check import command
+
+    path = tmp_path / "f.psl"
+    path.write_text("fun f(a, b)\n{\n  a * b\n}\nx = f(uv(), 2);\nfloat4(x, 0, 1, 1)\n")
+    r = CliRunner().invoke(command, ["--widths", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "  = 5:5 f(a): a float2\n  = 5:5 f(b): a float\n" in r.output
+    assert "dynamic" not in r.output
+    r = CliRunner().invoke(command, ["--widths", "--format", "json", str(path)])
+    [entry] = __import__("json").loads(r.output)["stats"]
+    assert entry["widths"]["parameters"] == [
+        {"line": 5, "column": 5, "function": "f", "parameter": "a", "widths": [2]},
+        {"line": 5, "column": 5, "function": "f", "parameter": "b", "widths": [1]}]
+
+
 def test_an_inference_bug_does_not_stop_a_compile(monkeypatch):
     import psl.compiler as compiler
 

@@ -59,7 +59,7 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
             if numbers is not None:
                 entry.update(numbers.as_dict())
             if inference is not None:
-                entry["widths"] = widths_json(inference)
+                entry["widths"] = widths_json(inference, source)
             if len(entry) > 1:
                 stats.append(entry)
         else:
@@ -131,11 +131,27 @@ def _names(inference: Inference, source: str) -> list[tuple[int, int, str, froze
     return out
 
 
-def widths_json(inference: Inference) -> dict[str, object]:
+def _calls(inference: Inference, source: str) -> list[tuple[int, int, str, str, frozenset[int]]]:
+    """(line, column, function, parameter, widths) of every parameter a call binds."""
+    from psl.diagnostics import source_line
+
+    out = []
+    for span, params in sorted(inference.parameters.items(),
+                               key=lambda i: (i[0].line, i[0].column)):
+        text = source_line(source, span.line) or ""
+        fn = text[span.column - 1:span.end_column - 1]
+        out += [(span.line, span.column, fn, p, ws) for p, ws in params]
+    return out
+
+
+def widths_json(inference: Inference, source: str) -> dict[str, object]:
     return {"result": sorted(inference.final),
             "variables": [{"line": s.line, "column": s.column, "widths": sorted(w)}
                           for s, w in sorted(inference.variables.items(),
-                                             key=lambda i: (i[0].line, i[0].column))]}
+                                             key=lambda i: (i[0].line, i[0].column))],
+            "parameters": [{"line": line, "column": column, "function": fn,
+                            "parameter": p, "widths": sorted(ws)}
+                           for line, column, fn, p, ws in _calls(inference, source)]}
 
 
 def format_widths(inference: Inference, source: str, path: str) -> str:
@@ -144,7 +160,11 @@ def format_widths(inference: Inference, source: str, path: str) -> str:
 
     lines = [f"{path}: note: inferred widths",
              f"  = result: {describe(inference.final) or 'none (no path ends)'}"]
-    for line, column, name, ws in _names(inference, source):
+    rows = [(line, column, name, ws) for line, column, name, ws in _names(inference, source)]
+    # a call's parameters, after the variables at the same position
+    rows += [(line, column, f"{fn}({p})", ws) for line, column, fn, p, ws
+             in _calls(inference, source)]
+    for line, column, name, ws in sorted(rows, key=lambda r: (r[0], r[1])):
         mark = "  (dynamic: depends on the path)" if len(ws) > 1 else ""
         lines.append(f"  = {line}:{column} {name}: {describe(ws)}{mark}")
     return "\n".join(lines)

@@ -29,6 +29,15 @@ class Inference:
     loops: list[LoopCost]
     spans: Sequence[Span | None] = ()
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: call path of each instruction (outermost call first), register -> variable name
+    sites: Sequence[tuple] = ()
+    names: dict[int, str] = field(default_factory=dict)
+
+    def _binds(self, k: int) -> bool:
+        """Whether instruction k is a SETVAR that binds a parameter at a call: the linker
+        gives those the call's span and the callee's call path, which ends with that span."""
+        site = self.sites[k] if k < len(self.sites) else ()
+        return bool(site) and k < len(self.spans) and site[-1] == self.spans[k]
 
     @functools.cached_property
     def variables(self) -> dict[Span, frozenset[int]]:
@@ -39,13 +48,31 @@ class Inference:
         for k, seen in self.flow.seen.items():
             d = self.flow.code[k]
             span = spans[k] if k < len(spans) else None
-            if span is None or not seen.inputs:
+            if span is None or not seen.inputs or (d.op == Op.SETVAR and self._binds(k)):
                 continue
             if d.op == Op.PUSHVAR or (d.op == Op.SETVAR and d.pairs is None):
                 ws = domain.width_set(seen.inputs[0])
                 got = out.get(span)
                 out[span] = ws if got is None else got | ws
         return out
+
+    @functools.cached_property
+    def parameters(self) -> dict[Span, list[tuple[str, frozenset[int]]]]:
+        """Source position of a user function's call -> its parameters in order, each with
+        the widths the call binds to it (over every inlined copy of the call)."""
+        found: dict[Span, dict[str, frozenset[int]]] = {}
+        for k, seen in sorted(self.flow.seen.items()):
+            d = self.flow.code[k]
+            if d.op != Op.SETVAR or not seen.inputs or not self._binds(k):
+                continue
+            span = self.spans[k]
+            assert span is not None
+            name = self.names.get(d.n, str(d.n)).rsplit(".", 1)[-1]
+            got = found.setdefault(span, {})
+            ws = domain.width_set(seen.inputs[0])
+            got[name] = got[name] | ws if name in got else ws
+        # the linker binds the last parameter first
+        return {span: list(reversed(list(ps.items()))) for span, ps in found.items()}
 
     @functools.cached_property
     def values(self) -> dict[Span, frozenset[int]]:
@@ -93,7 +120,7 @@ def infer(instructions: list[Instruction], registers: int, spans: Sequence[Span 
     flow = analyse(instructions, registers)
     final = domain.width_set(flow.final) if flow.final is not None else frozenset()
     costs = loop_costs(flow)
-    result = Inference(flow, final, costs, spans)
+    result = Inference(flow, final, costs, spans, sites=sites, names=names)
     assigned = {d.n for d in flow.code if d.op == Op.SETVAR}
     found = lint(flow, spans, sites, names, final_span, assigned)
     for code, k, fields, hint in loop_findings(costs):

@@ -41,6 +41,15 @@ class Document:
         inference = self.result.inference
         return _by_position(inference.values if inference else {})
 
+    @functools.cached_property
+    def parameters(self) -> dict[tuple[int, int], list[tuple[str, frozenset[int]]]]:
+        """(line, column) of a user function's call -> the widths it binds to each
+        parameter."""
+        inference = self.result.inference
+        if inference is None:
+            return {}
+        return {(s.line, s.column): ps for s, ps in inference.parameters.items()}
+
     def width_at(self, tok: Token) -> frozenset[int] | None:
         return self.widths.get((tok.line, tok.column))
 

@@ -61,8 +61,13 @@ def _describe(doc: Document, tok: Token, k: int) -> str:
             return f"`{tok.text}`: no function of this name"
         params = ", ".join(p.text for p in fn.params)
         line = doc.index.position(fn.start).line + 1
-        return f"```psl\nfun {fn.name.text}({params})\n```\nDefined on line {line}; inlined " \
+        text = f"```psl\nfun {fn.name.text}({params})\n```\nDefined on line {line}; inlined " \
                "at every call."
+        bound = doc.parameters.get((tok.line, tok.column))
+        if bound:
+            text += "\n\nThis call binds " + ", ".join(
+                f"`{p}: {width_name(ws)}`" for p, ws in bound) + "."
+        return text
     what = "parameter" if occ.kind == "param" else "variable"
     where = f" of `{occ.scope}`" if occ.scope else ""
     ws = doc.width_at(tok)
