@@ -6,8 +6,9 @@ The typed code keeps each value's inferred width. The VM takes a NaN that arithm
 time (SPEC §4). So the typed code checks the result of every operation that can make a NaN
 from numbers (registry `keeps_numbers`); when one does, the pixel starts again here. This
 copy has no stack and no dispatch on opcodes, but every value is a float4 with sentinel
-lanes and every operation goes through the VM's helpers (templates/hlsl/_ops.hlsl.j2, the
-WebGL VM's templates/glsl/_step.glsl.j2), so it computes exactly what the VM computes.
+lanes and every operation goes through the VM's helpers (templates/hlsl/_ops.hlsl.j2), so
+it computes exactly what the VM computes. (GLSL output embeds the WebGL VM itself instead,
+templates/export/_exact.glsl.j2: WebGL compilers took minutes over this written-out form.)
 
 Every block is written once per stack depth it can be entered with, found from the code
 alone (both ways of every CONDJUMP), not from the inference, which may have proven a path

@@ -13,16 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import numpy as np
+
 from psl import registry
-from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
 from psl.export.text import Language, Options, write_body
 from psl.gen.env import render
-from psl.gen.glsl import builtin_cases, context
+from psl.gen.glsl import context
 from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
 
 TEMPLATE = "export/program.glsl.j2"
-_CASES = {c.id: c for c in builtin_cases()}
 ARG_NAMES = "abcd"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARE_DECLS = {
@@ -74,28 +74,6 @@ class Glsl(Language):
         take = f"({expr})" if width == 4 else f"({expr}).{'xyzw'[:width]}"
         return [*lines, f"{target} = {take};"]
 
-    def exact_call(self, builtin_id: int, arity: int, raws: list[str]) -> str:
-        b = registry.BUILTIN_BY_ID.get(builtin_id)
-        if b is None:  # an id not in the table: arity 0, zeros (SPEC §8)
-            return "vec4(0.0)"
-        return f"psl_x_{b.name}({', '.join(raws)})"
-
-    def exact_builtin(self, b: registry.Builtin) -> list[str]:
-        """The exact path's CALL of one builtin: the VM's masking and its result rule."""
-        code = _CASES[b.id].code
-        guard = f"PSL_X_{b.name.upper()}"
-        return [f"#ifndef {guard}", f"#define {guard}",
-                f"vec4 psl_x_{b.name}(vec4 a, vec4 b, vec4 c, vec4 d)", "{",
-                "    uint da, db, dc, dd, largest;",
-                f"    psl_mask_args({b.arity}u, {'true' if b.pad else 'false'}, a, b, c, d, "
-                "da, db, dc, dd, largest);",
-                "    vec4 largest_mask = psl_mask(largest);",
-                *("    " + line for line in _units(b, code)),
-                f"    return {code};", "}", "#endif"]
-
-    def index(self, expr: str) -> str:
-        return f"int({expr})"
-
     def compare(self, symbol: str, left: str, right: str) -> tuple[list[str], str]:
         expr = BINOP_GLSL[symbol]
         decls = [f"vec4 l = {left};", f"vec4 r = {right};"]
@@ -107,20 +85,30 @@ class Glsl(Language):
 
 
 def helpers(program: Program, exact: bool) -> list[str]:
-    """The WebGL VM templates the exported code needs; the exact path needs its CALL step."""
+    """The WebGL VM templates the exported code needs; the exact path needs all of the
+    VM's builtins and its operators."""
     names = ["glsl/_values.glsl.j2", "glsl/_maths.glsl.j2", "glsl/_sampling.glsl.j2"]
     if program.uses_audiolink or exact:
         names.append("glsl/_audiolink.glsl.j2")
     if exact:
-        names += ["glsl/_operators.glsl.j2", "export/_exact.glsl.j2"]
+        names.append("glsl/_operators.glsl.j2")
     return names
 
 
-#: Instructions above which GLSL output leaves the exact path out: SwiftShader's compiler
-#: took over six minutes on apps_TableTennisPro's (1381 instructions) and over four on the
-#: raymarcher's (478), and WebGL gave up,
-#: so a browser would too. The HLSL and Unity outputs keep it at every size.
-EXACT_LIMIT = 150
+def code_slots(program: Program) -> list[str]:
+    """The program's slots as uvec4 arguments of their float32 bits, so that the constant
+    array holds exactly the VM's program texture, NaN lanes included."""
+    assert program.source is not None and program.source.program is not None
+    bits = program.source.program.slots().astype(np.float32).view(np.uint32)
+    return [", ".join(f"0x{int(x):08X}u" for x in row) for row in bits]
+
+
+#: Instructions above which GLSL output leaves the exact path out. With the WebGL VM
+#: embedded, SwiftShader compiles the raymarchers' shaders (478 instructions) in ~9 s and
+#: renders them equal to the VM; apps_TableTennisPro's (1381) took ~45 s and then rendered
+#: 364 of 4096 pixels of its typed path wrong (zeros), though none took the exact path.
+#: The cause was not found; below the limit is what the tests have seen work.
+EXACT_LIMIT = 500
 
 
 def exact_left_out(program: Program, options: Options) -> bool:
@@ -144,13 +132,13 @@ def export(program: Program, options: Options, source: str = "<program>",
     if left_out:
         # no exact path to fall back to, so the NaN checks would only cost time
         options = replace(options, exact=False)
-    exact, exact_fns = ([], []) if left_out else exact_parts(Glsl(), program, options)
+    exact = options.exact and program.checked
     return render(template, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,
-                  audiolink=program.uses_audiolink or bool(exact),
-                  includes=helpers(program, bool(exact)), exact=exact,
+                  audiolink=program.uses_audiolink or exact,
+                  includes=helpers(program, exact), exact=exact,
                   exact_name=options.exact_name(),
-                  exact_helpers=exact_fns, exact_left_out=left_out,
-                  exact_limit=EXACT_LIMIT,
-                  **context())
+                  code=code_slots(program) if exact else [],
+                  exact_left_out=left_out, exact_limit=EXACT_LIMIT,
+                  **{**context(), "max_jumps": options.max_jumps})
