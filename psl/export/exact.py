@@ -20,6 +20,7 @@ proved impossible), the stack is the VM's ring of 128 entries instead.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -27,6 +28,7 @@ import numpy as np
 
 from psl import registry
 from psl.compiler import CompileResult
+from psl.export.text import dispatch
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
@@ -273,22 +275,14 @@ class ExactWriter:
         if not found.keys:  # an empty program pops the empty stack: zeros
             self.emit(pad, "return psl_result;")
             return self.lines
-        self.emit(pad, "int psl_block = 0;")
-        self.emit(pad, f"{lang.loop_attr}while (psl_block >= 0)")
-        self.emit(pad, "{")
-        self.emit(pad, "    switch (psl_block)")
-        self.emit(pad, "    {")
-        for (b, depth), case in sorted(found.keys.items(), key=lambda kv: kv[1]):
-            self.emit(pad, f"    case {case}:")
-            self.emit(pad, "    {")
-            stack = _Ring(self) if found.ring else _Slots(self, depth)
-            self.block(b, stack, pad + "        ")
-            self.emit(pad, "    }")
-        self.emit(pad, "    default:")
-        self.emit(pad, "        psl_block = -1;")
-        self.emit(pad, "        break;")
-        self.emit(pad, "    }")
-        self.emit(pad, "}")
+
+        def write(b: int, depth: int) -> Callable[[str], None]:
+            return lambda inner: self.block(b, _Ring(self) if found.ring
+                                            else _Slots(self, depth), inner)
+
+        dispatch(self.emit, lang.loop_attr, pad,
+                 ((case, write(b, depth)) for (b, depth), case
+                  in sorted(found.keys.items(), key=lambda kv: kv[1])))
         self.emit(pad, "return psl_result;")
         return self.lines
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from psl.export.ir import (
@@ -307,29 +308,17 @@ class Writer:
         self.emit(pad, f"{lang.float4} psl_result = {lang.float4}(0.0, 0.0, 0.0, 0.0);")
         if p.counted_jumps and self.options.max_jumps is not None:
             self.emit(pad, f"uint psl_jumps = 0{lang.uint_suffix};")
-        self.emit(pad, "int psl_block = 0;")
-        self.emit(pad, f"{lang.loop_attr}while (psl_block >= 0)")
-        self.emit(pad, "{")
-        self.emit(pad, "    switch (psl_block)")
-        self.emit(pad, "    {")
-        order = sorted(p.blocks)
-        # blocks written inline are found while writing their predecessors: write in order
-        # and skip the ones already written
-        for b in order:
-            if b in self.inlined:
-                continue
-            blk = p.blocks[b]
-            if blk.preds == 1 and b != 0:
-                continue  # written inline where it is entered
-            self.emit(pad, f"    case {b}:")
-            self.emit(pad, "    {")
-            self.block(blk, pad + "        ")
-            self.emit(pad, "    }")
-        self.emit(pad, "    default:")
-        self.emit(pad, "        psl_block = -1;")
-        self.emit(pad, "        break;")
-        self.emit(pad, "    }")
-        self.emit(pad, "}")
+
+        def cases() -> Iterator[tuple[int, Callable[[str], None]]]:
+            # blocks written inline are found while writing their predecessors: write in
+            # order and skip the ones already written
+            for b in sorted(p.blocks):
+                blk = p.blocks[b]
+                if b in self.inlined or (blk.preds == 1 and b != 0):
+                    continue  # written inline where it is entered
+                yield b, lambda inner, blk=blk: self.block(blk, inner)
+
+        dispatch(self.emit, lang.loop_attr, pad, cases())
         if self.options.exact and p.checked:
             self.emit(pad, "if (psl_block == -2)")
             self.emit(pad, "{")
@@ -339,6 +328,29 @@ class Writer:
             self.emit(pad, "}")
         self.emit(pad, "return psl_result;")
         return self.lines
+
+
+def dispatch(emit: Callable[[str, str], None], loop_attr: str, pad: str,
+             cases: Iterable[tuple[int, Callable[[str], None]]]) -> None:
+    """The block loop both the typed code and the exact path run: `psl_block` names the
+    next case, a negative one ends the loop. Each case is written by its callable, given
+    the case body's indentation; cases are written in the order given (a case's writer may
+    decide what later ones are)."""
+    emit(pad, "int psl_block = 0;")
+    emit(pad, f"{loop_attr}while (psl_block >= 0)")
+    emit(pad, "{")
+    emit(pad, "    switch (psl_block)")
+    emit(pad, "    {")
+    for case, write in cases:
+        emit(pad, f"    case {case}:")
+        emit(pad, "    {")
+        write(pad + "        ")
+        emit(pad, "    }")
+    emit(pad, "    default:")
+    emit(pad, "        psl_block = -1;")
+    emit(pad, "        break;")
+    emit(pad, "    }")
+    emit(pad, "}")
 
 
 def write_body(lang: Language, program: Program, options: Options) -> list[str]:
