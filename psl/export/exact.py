@@ -28,7 +28,7 @@ import numpy as np
 
 from psl import registry
 from psl.compiler import CompileResult
-from psl.export.text import dispatch
+from psl.export.text import dispatch, has_exact_path
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
@@ -303,11 +303,10 @@ def write_exact(lang: ExactLanguage, result: CompileResult, max_jumps: int | Non
     return ExactWriter(lang, result, max_jumps).body()
 
 
-
 def exact_parts(lang: ExactLanguage, program, options) -> tuple[list[str], list[str]]:
     """(the exact path's body, its builtin functions) for an IR Program, both [] when no
     result is checked or options leave the path out."""
-    if not (options.exact and program.checked and program.source is not None):
+    if not (has_exact_path(program, options) and program.source is not None):
         return [], []
     helpers: list[str] = []
     for b in exact_builtins(program):

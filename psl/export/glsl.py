@@ -17,13 +17,12 @@ import numpy as np
 
 from psl import registry
 from psl.export.ir import Call, Program
-from psl.export.text import Language, Options, write_body
+from psl.export.text import Language, Options, has_exact_path, write_body
 from psl.gen.env import render
 from psl.gen.glsl import context
 from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
 
 TEMPLATE = "export/program.glsl.j2"
-ARG_NAMES = "abcd"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARE_DECLS = {
     "cmp_lt": "vec4 cmp_lt = psl_lt(l, r);",
@@ -58,17 +57,14 @@ def _units(b: registry.Builtin, expr: str) -> list[str]:
 
 class Glsl(Language):
     float4 = "vec4"
+    as_float = "uintBitsToFloat"
 
     def vec(self, w: int) -> str:
         return "float" if w == 1 else f"vec{w}"
 
-    def inf(self, negative: bool) -> str:
-        return f"uintBitsToFloat({'0xFF800000u' if negative else '0x7F800000u'})"
-
     def builtin(self, call: Call, args: list[str], target: str, width: int) -> list[str]:
         b = call.builtin
-        lines = [f"vec4 {ARG_NAMES[i]} = {a};" for i, a in enumerate(args)]
-        lines += [f"uint d{ARG_NAMES[i]} = {a.width}u;" for i, a in enumerate(call.args)]
+        lines = self.arguments(call, args)
         expr = BUILTIN_GLSL[b.name]
         lines += _units(b, expr)
         take = f"({expr})" if width == 4 else f"({expr}).{'xyzw'[:width]}"
@@ -111,11 +107,11 @@ def code_slots(program: Program) -> list[str]:
 EXACT_LIMIT = 500
 
 
-def exact_left_out(program: Program, options: Options) -> bool:
-    """Whether the exact path is needed but too large for GLSL (see EXACT_LIMIT)."""
+def too_large(program: Program) -> bool:
+    """Whether the program is over EXACT_LIMIT instructions for a GLSL exact path."""
     src = program.source
-    return bool(options.exact and program.checked and src is not None
-                and src.program is not None and len(src.program.instructions) > EXACT_LIMIT)
+    return bool(src is not None and src.program is not None
+                and len(src.program.instructions) > EXACT_LIMIT)
 
 
 def function(program: Program, options: Options) -> list[str]:
@@ -128,11 +124,10 @@ def export(program: Program, options: Options, source: str = "<program>",
 
     n = notes(program, options)
     template = "export/shadertoy.glsl.j2" if shadertoy else TEMPLATE
-    left_out = exact_left_out(program, options)
-    if left_out:
-        # no exact path to fall back to, so the NaN checks would only cost time
-        options = replace(options, exact=False)
-    exact = options.exact and program.checked
+    left_out = has_exact_path(program, options) and too_large(program)
+    # without an exact path to fall back to, the NaN checks would only cost time
+    options = replace(options, exact=has_exact_path(program, options) and not left_out)
+    exact = options.exact
     return render(template, source=source, name=options.name,
                   body=function(program, options), result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,

@@ -18,19 +18,14 @@ from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
 
 TEMPLATE = "export/program.hlsl.j2"
 _CASES = {c.id: c for c in builtin_cases()}
-ARG_NAMES = "abcd"
 
 
 class Hlsl(Language):
     loop_attr = "[loop] "
 
-    def inf(self, negative: bool) -> str:
-        return f"asfloat({'0xFF800000u' if negative else '0x7F800000u'})"
-
     def builtin(self, call: Call, args: list[str], target: str, width: int) -> list[str]:
         b = call.builtin
-        lines = [f"float4 {ARG_NAMES[i]} = {a};" for i, a in enumerate(args)]
-        lines += [f"uint d{ARG_NAMES[i]} = {a.width}u;" for i, a in enumerate(call.args)]
+        lines = self.arguments(call, args)
         take = _lanes(BUILTIN_HLSL[b.name], width)
         define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
         if define:  # without the extension the VM gives zeros of the same shape

@@ -32,6 +32,7 @@ from psl.registry import LIMITS
 LANE = "xyzw"
 _ARITH = {"+", "-", "*", "/"}
 _F32 = struct.Struct("<f")
+ARG_NAMES = "abcd"
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Language:
     """The hooks a back end provides."""
 
     float4 = "float4"
+    as_float = "asfloat"  # reinterprets uint bits as a float
     loop_attr = ""
     uint_suffix = "u"
 
@@ -77,7 +79,13 @@ class Language:
         return f"({text})" if text.startswith("-") else text
 
     def inf(self, negative: bool) -> str:
-        raise NotImplementedError
+        return f"{self.as_float}({'0xFF800000u' if negative else '0x7F800000u'})"
+
+    def arguments(self, call: Call, args: list[str]) -> list[str]:
+        """Declarations of a builtin's float4 arguments `a`.. and their widths `da`.., the
+        names the builtin expression tables (psl/gen/*_builtins.py) read."""
+        return ([f"{self.float4} {ARG_NAMES[i]} = {a};" for i, a in enumerate(args)]
+                + [f"uint d{ARG_NAMES[i]} = {a.width}u;" for i, a in enumerate(call.args)])
 
     def construct(self, w: int, parts: list[str]) -> str:
         return parts[0] if w == 1 else f"{self.vec(w)}({', '.join(parts)})"
@@ -319,7 +327,7 @@ class Writer:
                 yield b, lambda inner, blk=blk: self.block(blk, inner)
 
         dispatch(self.emit, lang.loop_attr, pad, cases())
-        if self.options.exact and p.checked:
+        if has_exact_path(p, self.options):
             self.emit(pad, "if (psl_block == -2)")
             self.emit(pad, "{")
             if self.options.trace:
@@ -328,6 +336,12 @@ class Writer:
             self.emit(pad, "}")
         self.emit(pad, "return psl_result;")
         return self.lines
+
+
+def has_exact_path(program: Program, options: Options) -> bool:
+    """Whether the exported code checks results for a NaN and reruns such pixels on the
+    exact path: asked for, and some operation can make one."""
+    return options.exact and program.checked
 
 
 def dispatch(emit: Callable[[str, str], None], loop_attr: str, pad: str,
