@@ -27,7 +27,8 @@ def main() -> None:
 
 @main.command("udonsharp")
 @click.option("--out", required=True, type=OUT_DIR,
-              help="Directory to write Compiler.cs, SyncCode.cs and ExampleButton.cs into.")
+              help="Directory to write the UdonSharp behaviours (Compiler.cs, SyncCode.cs, "
+                   "ExampleButton.cs, ProgramLoader.cs, ProgramSaves.cs) into.")
 def udonsharp(out: Path) -> None:
     """Generate the in-world UdonSharp compiler (Compiler.cs) and its helper behaviours."""
     from psl.gen.udonsharp import TARGET

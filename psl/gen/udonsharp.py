@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 from psl import registry
 from psl.diagnostics import CATALOGUE, Severity
+from psl.gen import world_programs
 from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
-BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton")
+BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "ProgramLoader",
+                               "ProgramSaves")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
@@ -213,6 +215,7 @@ def context() -> dict[str, object]:
         "action_cost": ACTION_COST,
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
+        **world_programs.context(),
     }
 
 
