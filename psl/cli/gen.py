@@ -94,13 +94,21 @@ def docs(out: Path) -> None:
                    "With it: package.json gets url = URL/<name>-<version>.zip and a VCC "
                    "listing (vpm-listing.json, with the zip's SHA-256) is written. Without "
                    "it: no listing and no url (install from the zip or the .unitypackage).")
-def unity_package(out: Path, name: str, version: str, base_url: str | None) -> None:
+@click.option("--gallery", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A gallery file (one 'title | url' per line, raw text URLs) baked into the "
+                   "prefab's gallery buttons and Runtime/Gallery/Gallery.txt.")
+def unity_package(out: Path, name: str, version: str, base_url: str | None,
+                  gallery: Path | None) -> None:
     """Build the Unity package: VPM zip, .unitypackage, package.json and, with --base-url, a
     VCC repository listing (vpm-listing.json)."""
+    from psl.gen import world_programs
+
     try:
+        entries = tuple(world_programs.read_gallery(gallery)) if gallery else ()
         result = pkg.write_package(out, pkg.PackageOptions(name=name, version=version,
-                                                           base_url=base_url))
-    except pkg.PackageError as exc:
+                                                           base_url=base_url, gallery=entries))
+    except (pkg.PackageError, world_programs.GalleryError) as exc:
         raise click.ClickException(str(exc)) from None
     for path in (result.zip, result.unitypackage, result.manifest, result.listing):
         if path is not None:

@@ -317,6 +317,18 @@ class PrefabAssets:
     load_event: str  # what an example button sends to its ExampleButton
     source_limit: int = 0
     camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
+    #: more parts built by other modules (psl.gen.unity.programs_ui), called before the dump
+    extras: Sequence[Callable[[PrefabBuilder, PrefabParts], None]] = ()
+
+
+@dataclass(frozen=True)
+class PrefabParts:
+    """What an extra part of the prefab hooks into."""
+
+    root: GameObject
+    assets: PrefabAssets
+    resolve: FieldResolver  # the common field resolver (InputField, Compiler, ...)
+    ids: dict[str, int]  # class name -> proxy id of the behaviours made so far
 
 
 class PrefabBuilder:
@@ -950,6 +962,8 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
 
         _, backing = _udonsharp(b, go, example_cls, assets, example_fields)
         _button_click(go, image, backing, load_event)
+    for extra in assets.extras:
+        extra(b, PrefabParts(root, assets, common, ids))
     return b.dump()
 
 

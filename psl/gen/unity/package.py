@@ -22,9 +22,10 @@ from pathlib import Path
 
 from psl import registry
 from psl._version import __version__
-from psl.gen import hlsl, udonsharp
+from psl.gen import hlsl, udonsharp, world_programs
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
+from psl.gen.unity import programs_ui
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
 from psl.gen.unity.serialization import BUILTIN_GUIDS, guid_for, guid_references, meta_for
 from psl.resources import unity_package_dir
@@ -35,6 +36,8 @@ CRT_SIZES = (64, 128, 256, 512)
 DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
+#: the creator's gallery file the package ships (`title | url` lines; the setup menu reads it)
+GALLERY_PATH = "Runtime/Gallery/Gallery.txt"
 LISTING_NAME = "vpm-listing.json"
 
 #: Unity YAML files of the package (their `guid:` references are checked)
@@ -65,6 +68,8 @@ class PackageOptions:
     base_url: str | None = None
     display_name: str = "PSL Shaderception"
     author: str = "psl developers"
+    #: the creator's gallery baked into the prefab and Gallery.txt (`--gallery FILE`)
+    gallery: tuple[world_programs.GalleryEntry, ...] = ()
 
     def __post_init__(self) -> None:
         if not NAME_RE.match(self.name) or "." not in self.name:
@@ -233,6 +238,8 @@ def build_package(options: PackageOptions | None = None) -> Package:
         b.file(f"Samples~/Programs/{src.stem}.psl", text)
         examples.append((src.stem, text, text_guid))
 
+    gallery_guid = b.file(GALLERY_PATH, world_programs.gallery_text(list(options.gallery)))
+
     prefab_path = "Runtime/Prefabs/Shaderception.prefab"
     prefab = ua.shaderception_prefab(ua.PrefabAssets(
         screen_material=screen_mats[DEFAULT_CRT_SIZE],
@@ -246,6 +253,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         camera_texture=camera_rt,
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
+        extras=(programs_ui.programs_panel(options.gallery),),
     ))
     prefab_guid = b.file(prefab_path, prefab)
 
@@ -269,6 +277,10 @@ def build_package(options: PackageOptions | None = None) -> Package:
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
+        gallery_guid=gallery_guid,
+        gallery_max=world_programs.GALLERY_MAX,
+        ui=programs_ui,
+        wp=world_programs,
     ))
 
     b.file("README.md", _static_text("README.md"))
