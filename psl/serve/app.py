@@ -4,6 +4,7 @@ GET  /                     the page (psl/web/static/index.html)
 GET  /static/{path}        packaged static files only (no traversal, fixed suffixes)
 GET  /api/language.json    keywords, builtins, operators (from psl.registry)
 GET  /api/reference.json   SPEC §9 settings and textures for the page's test mode
+GET  /api/vrchat.json      the "for VRChat" view's facts: source limit, trusted hosts
 GET  /api/shader/{name}    the generated WebGL2 VM (vm.frag)
 GET  /api/program          the program: FILE's text and version, or the default program
 POST /api/compile          {"source"[, "native": true]} -> diagnostics and base64 float32
@@ -28,6 +29,7 @@ from psl.serve.build import compile_reply, reference_settings
 from psl.serve.files import ProgramFile, UnsafePath, content_type, static_file
 from psl.serve.language import language_description
 from psl.serve.shader import ShaderUnavailable, shader_sources
+from psl.serve.vrchat import vrchat_description
 
 log = logging.getLogger("psl.serve")
 
@@ -133,6 +135,10 @@ async def language(request: web.Request) -> web.Response:
 
 async def reference(request: web.Request) -> web.Response:
     return web.json_response(reference_settings())
+
+
+async def vrchat(request: web.Request) -> web.Response:
+    return web.json_response(vrchat_description())
 
 
 async def shader(request: web.Request) -> web.Response:
@@ -253,6 +259,7 @@ def create_app(options: ServeOptions | None = None) -> web.Application:
     app.router.add_get("/static/{path:.*}", static)
     app.router.add_get("/api/language.json", language)
     app.router.add_get("/api/reference.json", reference)
+    app.router.add_get("/api/vrchat.json", vrchat)
     app.router.add_get("/api/shader/{name}", shader)
     app.router.add_get("/api/program", program)
     app.router.add_post("/api/compile", compile_)

@@ -1,6 +1,8 @@
-"""Take docs/playground.png: the page with a corpus program, rendered once at 128 × 128.
+"""Take docs/playground.png: the page with a corpus program, rendered once at 128 × 128;
+with --vrchat, docs/playground-vrchat.png: the same page with its "for VRChat" view open
+and a gist page URL in its URL check.
 
-    python -m tests.serve_support.screenshot [PROGRAM.psl] [OUT.png]
+    python -m tests.serve_support.screenshot [--vrchat] [PROGRAM.psl] [OUT.png]
 
 Paused on purpose: on SwiftShader one frame of scene_raymarch takes many seconds.
 """
@@ -18,7 +20,11 @@ from tests.serve_support.server import ServerThread
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def main(program: Path, out: Path) -> None:
+#: what the --vrchat screenshot types into the URL check (a gist's page, not its raw URL)
+GIST_PAGE = "https://gist.github.com/someone/0123456789abcdef0123456789abcdef"
+
+
+def main(program: Path, out: Path, vrchat: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -33,11 +39,18 @@ def main(program: Path, out: Path) -> None:
             page.wait_for_function("window.psl.state.frames > 0", timeout=600_000)
             # the GPU works asynchronously: reading the frame back waits until it is drawn
             page.evaluate("window.psl.readPixels('color').length")
+            if vrchat:
+                page.locator("#vrchat").click()
+                page.locator("#vrchat-url").fill(GIST_PAGE)
+                page.wait_for_selector("#vrchat-url-check code")
             page.screenshot(path=str(out), timeout=600_000)
             browser.close()
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    vrchat = "--vrchat" in args
+    args = [a for a in args if a != "--vrchat"]
+    default_out = "docs/playground-vrchat.png" if vrchat else "docs/playground.png"
     main(Path(args[0]) if args else ROOT / "tests/corpus/scene_raymarch.psl",
-         Path(args[1]) if len(args) > 1 else ROOT / "docs/playground.png")
+         Path(args[1]) if len(args) > 1 else ROOT / default_out, vrchat)
