@@ -416,6 +416,19 @@ public static class WorldHost
         Expect(Box() == A, "the last program did not replace the world's starting text");
         Report("restore_over_starting_text");
 
+        // a program received from others (a late joiner gets the instance's program) is
+        // not theirs either; the received program keeps running (no compile, no upload)
+        Setup(17, "");
+        compiler.input.text = B;
+        Call(compiler, "CompileReceived");
+        Settle();
+        int uploads = compiler.screenMat.ArrayUploads;
+        Restore(new Dictionary<string, string> { { "psl.last", A } });
+        Frames(60);
+        Expect(Box() == A, "the last program did not replace a received program");
+        Expect(compiler.screenMat.ArrayUploads == uploads && compiler.ownCompiles == 0, "the restore compiled");
+        Report("restore_over_received_program");
+
         // typed text is never replaced; Last brings the program in on request
         Setup(12, "");
         compiler.input.text = TYPED;
