@@ -161,7 +161,7 @@ def _build(b: PrefabBuilder, parts: PrefabParts, gallery: tuple[wp.GalleryEntry,
     back_go, back_img = _button(b, canvas, BRING_BACK_BUTTON, "Bring Back",
                                 _rect(30 + half, 150, half, 64), color(0.85, 0.8, 0.6, 1))
     status_go = b.add(STATUS, canvas, rect=True, **_rect(20, 225, PANEL_W - 40, 150))
-    status = _text(b, status_go, "", 22, color(1, 0.9, 0.6, 1))
+    status = _text(b, status_go, "", 20, color(1, 0.9, 0.6, 1))
     help_go = b.add(HELP, canvas, rect=True, **_rect(20, 380, PANEL_W - 40, 230))
     _text(b, help_go, help_text(), 20, color(0.8, 0.8, 0.85, 1))
 
