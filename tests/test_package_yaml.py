@@ -9,6 +9,7 @@ import yaml
 
 from psl.gen import udonsharp
 from psl.gen.unity import package as pkg
+from psl.gen.unity.csharp import parse_csharp_class
 from psl.gen.unity.serialization import BUILTIN_ASSETS, BUILTIN_GUIDS, guid_for, guid_references
 from tests.package_support import body, load_unity_yaml, walk_refs
 
@@ -259,7 +260,7 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
     """Compile button -> SendCustomEvent("Compile") on the Compiler's UdonBehaviour; the
     Compiler's `sync` field -> the SyncCode proxy (Compile shares the text through it), and
     SyncCode's fields -> the input field and the Compiler (received text compiles there)."""
-    classes = {c: pkg.ua.parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
+    classes = {c: parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
                for c in udonsharp.BEHAVIOURS}
     # the events the UI sends are public methods of the generated behaviours
     assert udonsharp.COMPILE_EVENT in classes["Compiler"].methods
@@ -309,7 +310,7 @@ def test_prefab_example_buttons(package: pkg.Package, prefab: dict[int, dict],
     examples = [n for n in _by_name(prefab) if n.startswith("Example_")]
     txt = [p for p in package.files if p.startswith("Runtime/Examples/")]
     assert len(examples) == len(txt) > 0
-    fields = pkg.ua.parse_csharp_class("ExampleButton",
+    fields = parse_csharp_class("ExampleButton",
                                        _text(package, "Runtime/Scripts/ExampleButton.cs"))
     loaded = set()
     for name in examples:
