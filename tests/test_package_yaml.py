@@ -257,9 +257,9 @@ def _udonsharp_pair(prefab: dict[int, dict], go_name: str, script_guid: str) -> 
 def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
                                                    prefab: dict[int, dict],
                                                    guid_to_path: dict[str, str]) -> None:
-    """Compile button -> SendCustomEvent("Compile") on the Compiler's UdonBehaviour; the
-    Compiler's `sync` field -> the SyncCode proxy (Compile shares the text through it), and
-    SyncCode's fields -> the input field and the Compiler (received text compiles there)."""
+    """Compile button -> SendCustomEvent("Compile") on the Compiler's UdonBehaviour (local: the
+    Compiler has no SyncCode field), and SyncCode's fields -> the input field and the
+    Compiler (shared text compiles there). The sharing controls: test_package_world.py."""
     classes = {c: parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
                for c in udonsharp.BEHAVIOURS}
     # the events the UI sends are public methods of the generated behaviours
@@ -282,9 +282,8 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
                                                guid_for(NAME, "Runtime/Scripts/SyncCode.cs"))
     assert guid_to_path[str(sync_backing["programSource"]["guid"])] == \
         "Runtime/Scripts/SyncCode.asset"
-    assert ("SyncCode", "sync") in classes["Compiler"].fields
+    assert not any(t == "SyncCode" for t, _ in classes["Compiler"].fields)
     assert {"Compile", "CompileReceived"} <= set(classes["Compiler"].methods)
-    assert proxy["sync"] == {"fileID": sync_proxy["__id"]}
     compiler_refs = [sync_proxy[n] for t, n in classes["SyncCode"].fields if t == "Compiler"]
     assert compiler_refs and all(r == {"fileID": proxy["__id"]} for r in compiler_refs)
     # the compiler's UI and material fields point at the prefab's objects / the VM material
@@ -339,4 +338,5 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    assert count == 2 + len([n for n in _by_name(prefab) if n.startswith("Example_")])
+    # Compiler, SyncCode, TypingLock and one per example button
+    assert count == 3 + len([n for n in _by_name(prefab) if n.startswith("Example_")])

@@ -49,6 +49,8 @@ DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 LISTING_NAME = "vpm-listing.json"
+#: the example in the code box at load, compiled by every client at Start (not shared)
+DEFAULT_PROGRAM = "scene_simple"
 
 #: Unity YAML files of the package (their `guid:` references are checked)
 YAML_ASSETS = (".mat", ".asset", ".prefab", ".renderTexture")
@@ -257,6 +259,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         classes=classes,
         source_limit=registry.LIMITS.source_chars,
         camera_texture=camera_rt,
+        default_program=_static_text(f"Examples/{DEFAULT_PROGRAM}.psl"),
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
     ))

@@ -50,6 +50,7 @@ class PrefabAssets:
     load_event: str  # what an example button sends to its ExampleButton
     source_limit: int = 0
     camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
+    default_program: str = ""  # the code box's text at load, compiled locally at Start
 
 
 class PrefabBuilder:

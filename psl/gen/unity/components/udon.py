@@ -76,3 +76,9 @@ class Wiring:
         if field_name in self.by_field:
             return self.by_field[field_name]
         return self.by_type.get(type_name)
+
+
+def backing_id(go: GameObject, class_name: str) -> int:
+    """The fileID of a behaviour's backing UdonBehaviour (what UI events call), known before
+    add_udonsharp creates it, so controls built earlier can send it events."""
+    return go.cid(class_name + ".UdonBehaviour")

@@ -227,7 +227,7 @@ def add_world_canvas(b: PrefabBuilder, parent: GameObject, name: str, *, width: 
 
 def add_input_field(b: PrefabBuilder, parent: GameObject, name: str, area: dict[str, object],
                     *, placeholder: str, font_size: int, character_limit: int,
-                    font: str = "Arial", margin: float = 12) -> int:
+                    font: str = "Arial", margin: float = 12, text: str = "") -> int:
     """A legacy multi-line InputField (Enter inserts a newline) with placeholder and text
     children; returns the InputField's fileID."""
     code = b.add(name, parent, rect=True, **area)
@@ -256,9 +256,33 @@ def add_input_field(b: PrefabBuilder, parent: GameObject, name: str, area: dict[
         "m_CaretColor": color(0.19607843, 0.19607843, 0.19607843, 1),
         "m_CustomCaretColor": 0,
         "m_SelectionColor": color(0.65882355, 0.80784315, 1, 0.7529412),
-        "m_Text": "",
+        "m_Text": text,
         "m_CaretBlinkRate": 0.85,
         "m_CaretWidth": 1,
         "m_ReadOnly": 0,
         "m_ShouldActivateOnSelect": 1,
+    })
+
+
+def add_toggle(b: PrefabBuilder, parent: GameObject, name: str, label: str,
+               area: dict[str, object], *, on: bool, calls: list[dict[str, object]],
+               font_size: int = 28) -> int:
+    """A uGUI Toggle (box, check mark, label) whose onValueChanged makes the given persistent
+    calls (send_custom_event_call: the behaviour then reads isOn); returns its fileID."""
+    go = b.add(name, parent, rect=True, **area)
+    box = b.add("Background", go, rect=True, anchor_min=vec(0, 0.5), anchor_max=vec(0, 0.5),
+                pivot=vec(0, 0.5), anchored=vec(0, 0), size=vec(48, 48))
+    box_image = add_image(b, box, color(0.95, 0.95, 0.95, 1))
+    check = b.add("Checkmark", box, rect=True, **fill(4))
+    check_image = add_image(b, check, color(0.1, 0.1, 0.1, 1), "Checkmark", sliced=False)
+    label_go = b.add("Label", go, rect=True, anchor_min=vec(0, 0), anchor_max=vec(1, 1),
+                     pivot=vec(0.5, 0.5), anchored=vec(30, 0), size=vec(-60, 0))
+    add_text(b, label_go, label, font_size, color(0.9, 0.9, 0.9, 1), alignment=3)
+    return b.mono(go, "Toggle", builtin_ref("Toggle"), {
+        **selectable(box_image),
+        "toggleTransition": 1,  # fade
+        "graphic": ref(check_image),
+        "m_Group": NULL,
+        "onValueChanged": {"m_PersistentCalls": {"m_Calls": calls}},
+        "m_IsOn": int(on),
     })

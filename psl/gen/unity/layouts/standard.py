@@ -1,5 +1,6 @@
 """The compact prefab (Shaderception.prefab): a 2 m screen with one canvas beside it holding
-the code box, Compile, the output line, the camera toggle and the example buttons."""
+the code box, Compile, the output text, the camera toggle, the sharing controls and the
+example buttons."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
 from psl.gen.unity.components.scene import add_screen
+from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
 from psl.gen.unity.components.udon import Wiring, add_udonsharp
 from psl.gen.unity.components.ugui import (
     add_button,
@@ -19,7 +21,7 @@ from psl.gen.unity.components.ugui import (
 from psl.gen.unity.serialization import CRT_ID, MATERIAL_ID, color, ref, vec
 
 NAME = "Shaderception"
-CANVAS_W, CANVAS_H = 1200, 1500
+CANVAS_W, CANVAS_H = 1200, 1720
 CANVAS_SCALE = 0.0015
 EXAMPLE_COLUMNS = 3
 
@@ -37,7 +39,8 @@ def build(assets: PrefabAssets) -> str:
                               background=color(0.12, 0.12, 0.14, 0.95))
     input_field = add_input_field(b, canvas, "CodeInput", rect(20, 20, CANVAS_W - 40, 820),
                                   placeholder="Type a PSL program, then press Compile...",
-                                  font_size=26, character_limit=assets.source_limit)
+                                  font_size=26, character_limit=assets.source_limit,
+                                  text=assets.default_program)
     compile_go, compile_image = add_button(b, canvas, "CompileButton", "Compile",
                                            rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
     output_go = b.add("Output", canvas, rect=True, **rect(360, 860, CANVAS_W - 380, 220))
@@ -49,6 +52,9 @@ def build(assets: PrefabAssets) -> str:
 
     compiler_go = b.add("Compiler", root, rect=False)
     sync_go = b.add("SyncCode", root, rect=False)
+    lock_go = b.add("TypingLock", root, rect=False)
+    sharing = add_sharing_controls(b, canvas, wiring, sync_go, lock_go, x=20, y=1100,
+                                   width=CANVAS_W - 40)
     wiring.offer(ref(input_field), "InputField")
     wiring.offer(ref(output_text), "Text")
     wiring.offer(ref(MATERIAL_ID, assets.vm_material, 2), "Material")
@@ -58,10 +64,10 @@ def build(assets: PrefabAssets) -> str:
     wiring.register(sync_go, "SyncCode")
     _, compiler_backing = add_udonsharp(b, compiler_go, assets.classes["Compiler"], assets,
                                         wiring)
-    add_udonsharp(b, sync_go, assets.classes["SyncCode"], assets, wiring)
+    add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
 
     # Example buttons: each loads one program into the input field and compiles it.
-    add_examples(b, canvas, assets, wiring, x=20, y=1100, width=CANVAS_W - 40, height=380,
+    add_examples(b, canvas, assets, wiring, x=20, y=1320, width=CANVAS_W - 40, height=380,
                  columns=EXAMPLE_COLUMNS)
     return b.dump()
