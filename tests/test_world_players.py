@@ -198,3 +198,25 @@ def test_the_toggle_and_the_pad_pin_the_player(host):
     assert not unpinned["immobilized"]
     assert pad["immobilized"] and pad["pin"]  # the pad flips the toggle with it
     assert not pad_off["immobilized"] and not pad_off["pin"]
+
+
+def test_world_events_stay_within_the_extern_budget():
+    """Each event of the small behaviours reaches few externs of its own (an upper bound);
+    with the Compiler's largest measured event (udon_cost, bench/results) added where the
+    event starts a compile, every event stays under 2,500 externs (bench/world_events.py)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "world_events.py"
+    spec = importlib.util.spec_from_file_location("world_events", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    compile_max = module.compile_event_max(path.parent / "results" / "udon-cost-corpus.json")
+    assert compile_max is not None and compile_max <= 2500
+    table = module.rows(compile_max)
+    events = {(cls, event) for cls, event, *_ in table}
+    assert {("SyncCode", "Share"), ("SyncCode", "OnDeserialization"), ("SyncCode", "Start"),
+            ("TypingLock", "Update"), ("ScreenQuality", "Apply")} <= events
+    for cls, event, own, _compiles, total in table:
+        assert own <= 100, (cls, event, own)
+        assert total <= 2500, (cls, event, total)
