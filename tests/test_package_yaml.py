@@ -119,7 +119,7 @@ def test_external_references_use_the_right_main_object(package: pkg.Package,
                                                        guid_to_path: dict[str, str]) -> None:
     expected = {".mat": (2100000, 2), ".cs": (11500000, 3), ".shader": (4800000, 3),
                 ".txt": (4900000, 3), ".asmdef": (5897886265953266890, 3),
-                ".renderTexture": (8400000, 2)}
+                ".renderTexture": (8400000, 2), ".ttf": (12800000, 3)}
     builtin = {(a.guid, a.file_id, a.type) for a in BUILTIN_ASSETS.values()}
     for path in package.files:
         if not path.endswith(YAML_ASSETS):

@@ -27,10 +27,11 @@ from psl.gen import hlsl, udonsharp
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
-from psl.gen.unity.components import camera
+from psl.gen.unity.components import camera, sharing
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
 from psl.gen.unity.layouts import standard
+from psl.gen.unity.reference import reference_text
 from psl.gen.unity.serialization import (
     BUILTIN_GUIDS,
     CRT_ID,
@@ -51,6 +52,8 @@ CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 LISTING_NAME = "vpm-listing.json"
 #: the example in the code box at load, compiled by every client at Start (not shared)
 DEFAULT_PROGRAM = "scene_simple"
+#: the code box's monospace font (unity_package/Fonts, scripts/build_unity_font.sh)
+FONT, FONT_LICENCE = "DejaVuSansMono.ttf", "DejaVuSansMono-LICENSE.txt"
 
 #: Unity YAML files of the package (their `guid:` references are checked)
 YAML_ASSETS = (".mat", ".asset", ".prefab", ".renderTexture")
@@ -248,6 +251,10 @@ def build_package(options: PackageOptions | None = None) -> Package:
         b.file(f"Samples~/Programs/{src.stem}.psl", text)
         examples.append((src.stem, text, text_guid))
 
+    # The code box's monospace font and its licence (vendored by scripts/build_unity_font.sh).
+    font_guid = b.file(f"Runtime/Fonts/{FONT}", (unity_package_dir() / "Fonts" / FONT).read_bytes())
+    b.file(f"Runtime/Fonts/{FONT_LICENCE}", _static_text(f"Fonts/{FONT_LICENCE}"))
+
     prefab_path = "Runtime/Prefabs/Shaderception.prefab"
     prefab = standard.build(PrefabAssets(
         screen_material=screen_mats[DEFAULT_CRT_SIZE],
@@ -260,6 +267,8 @@ def build_package(options: PackageOptions | None = None) -> Package:
         source_limit=registry.LIMITS.source_chars,
         camera_texture=camera_rt,
         default_program=_static_text(f"Examples/{DEFAULT_PROGRAM}.psl"),
+        font=font_guid,
+        reference=reference_text(),
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
     ))
@@ -285,6 +294,15 @@ def build_package(options: PackageOptions | None = None) -> Package:
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
+        output_path=f"Canvas/{standard.OUTPUT_PANEL}/Viewport/{standard.OUTPUT_NAME}",
+        sharing={
+            "share": sharing.SHARE_NAME, "load_shared": sharing.LOAD_SHARED_NAME,
+            "restore": sharing.RESTORE_NAME, "follow": sharing.FOLLOW_NAME,
+            "info": sharing.INFO_NAME, "pin": sharing.PIN_NAME,
+            "share_event": udonsharp.SHARE_EVENT, "load_shared_event": udonsharp.LOAD_SHARED_EVENT,
+            "restore_event": udonsharp.RESTORE_EVENT, "follow_event": udonsharp.FOLLOW_EVENT,
+            "pin_event": udonsharp.PIN_EVENT,
+        },
     ))
 
     b.file("README.md", _static_text("README.md"))

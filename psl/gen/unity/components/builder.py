@@ -51,6 +51,8 @@ class PrefabAssets:
     source_limit: int = 0
     camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
     default_program: str = ""  # the code box's text at load, compiled locally at Start
+    font: str = "Arial"  # the code box's font: "Arial" (built in) or a package .ttf's GUID
+    reference: str = ""  # the reference panel's text (psl.gen.unity.reference)
 
 
 class PrefabBuilder:

@@ -286,3 +286,44 @@ def add_toggle(b: PrefabBuilder, parent: GameObject, name: str, label: str,
         "onValueChanged": {"m_PersistentCalls": {"m_Calls": calls}},
         "m_IsOn": int(on),
     })
+
+
+def add_scroll_panel(b: PrefabBuilder, parent: GameObject, name: str, area: dict[str, object],
+                     *, text: str, font_size: int, font: str = "Arial",
+                     background: Flow | None = None, rich: int = 1,
+                     content_name: str = "Content") -> int:
+    """A vertically scrolling text panel (ScrollRect over a RectMask2D viewport; the content
+    Text grows with its text through a ContentSizeFitter); returns the Text's fileID, which a
+    behaviour writes (the compiler's output) or which holds fixed text (the reference)."""
+    panel = b.add(name, parent, rect=True, **area)
+    add_image(b, panel, background if background is not None else color(0.08, 0.08, 0.1, 0.95))
+    viewport = b.add("Viewport", panel, rect=True, **fill(12))
+    b.mono(viewport, "RectMask2D", builtin_ref("RectMask2D"), {
+        "m_Padding": vec(0, 0, 0, 0), "m_Softness": Flow(x=0, y=0),
+    })
+    content = b.add(content_name, viewport, rect=True, anchor_min=vec(0, 1), anchor_max=vec(1, 1),
+                    pivot=vec(0.5, 1), anchored=vec(0, 0), size=vec(0, 0))
+    text_id = add_text(b, content, text, font_size, color(0.9, 0.9, 0.9, 1), rich=rich,
+                       font=font)
+    b.mono(content, "ContentSizeFitter", builtin_ref("ContentSizeFitter"), {
+        "m_HorizontalFit": 0, "m_VerticalFit": 2,  # preferred height: the text's
+    })
+    b.mono(panel, "ScrollRect", builtin_ref("ScrollRect"), {
+        "m_Content": ref(content.transform_id),
+        "m_Horizontal": 0,
+        "m_Vertical": 1,
+        "m_MovementType": 2,  # clamped
+        "m_Elasticity": 0.1,
+        "m_Inertia": 1,
+        "m_DecelerationRate": 0.135,
+        "m_ScrollSensitivity": 30,
+        "m_Viewport": ref(viewport.transform_id),
+        "m_HorizontalScrollbar": NULL,
+        "m_VerticalScrollbar": NULL,
+        "m_HorizontalScrollbarVisibility": 2,
+        "m_VerticalScrollbarVisibility": 2,
+        "m_HorizontalScrollbarSpacing": -3,
+        "m_VerticalScrollbarSpacing": -3,
+        "m_OnValueChanged": NO_CALLS,
+    })
+    return text_id

@@ -14,7 +14,7 @@ from psl.gen.unity.components.ugui import (
     add_button,
     add_button_click,
     add_input_field,
-    add_text,
+    add_scroll_panel,
     add_world_canvas,
     rect,
 )
@@ -24,6 +24,8 @@ NAME = "Shaderception"
 CANVAS_W, CANVAS_H = 1200, 1720
 CANVAS_SCALE = 0.0015
 EXAMPLE_COLUMNS = 3
+#: the output panel (a scrolling Text: compile results, errors) and the reference canvas
+OUTPUT_PANEL, OUTPUT_NAME, REFERENCE_NAME = "OutputPanel", "Output", "ReferencePanel"
 
 
 def build(assets: PrefabAssets) -> str:
@@ -40,11 +42,12 @@ def build(assets: PrefabAssets) -> str:
     input_field = add_input_field(b, canvas, "CodeInput", rect(20, 20, CANVAS_W - 40, 820),
                                   placeholder="Type a PSL program, then press Compile...",
                                   font_size=26, character_limit=assets.source_limit,
-                                  text=assets.default_program)
+                                  text=assets.default_program, font=assets.font)
     compile_go, compile_image = add_button(b, canvas, "CompileButton", "Compile",
                                            rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
-    output_go = b.add("Output", canvas, rect=True, **rect(360, 860, CANVAS_W - 380, 220))
-    output_text = add_text(b, output_go, "", 24, color(0.9, 0.9, 0.9, 1), rich=1)
+    output_text = add_scroll_panel(b, canvas, OUTPUT_PANEL, rect(360, 860, CANVAS_W - 380, 220),
+                                   text="", font_size=24, font=assets.font,
+                                   content_name=OUTPUT_NAME)
 
     if assets.camera_texture:
         camera_go = add_camera_input(b, root, assets.camera_texture)
@@ -70,4 +73,11 @@ def build(assets: PrefabAssets) -> str:
     # Example buttons: each loads one program into the input field and compiles it.
     add_examples(b, canvas, assets, wiring, x=20, y=1320, width=CANVAS_W - 40, height=380,
                  columns=EXAMPLE_COLUMNS)
+
+    # The language reference beside the editor (generated from the registry).
+    reference = add_world_canvas(b, root, REFERENCE_NAME, width=CANVAS_W, height=CANVAS_H,
+                                 position=(2.05 + CANVAS_W * CANVAS_SCALE + 0.1, 1.6, 0),
+                                 scale=CANVAS_SCALE)
+    add_scroll_panel(b, reference, "Reference", rect(0, 0, CANVAS_W, CANVAS_H),
+                     text=assets.reference, font_size=22, font=assets.font)
     return b.dump()
