@@ -30,7 +30,7 @@ from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_z
 from psl.gen.unity.components import camera, sharing
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
-from psl.gen.unity.layouts import standard
+from psl.gen.unity.layouts import original, standard
 from psl.gen.unity.reference import reference_text
 from psl.gen.unity.serialization import (
     BUILTIN_GUIDS,
@@ -50,6 +50,7 @@ DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 LISTING_NAME = "vpm-listing.json"
+ORIGINAL_PREFAB_PATH = "Runtime/Prefabs/ShaderceptionOriginal.prefab"
 #: the example in the code box at load, compiled by every client at Start (not shared)
 DEFAULT_PROGRAM = "scene_simple"
 #: the code box's monospace font (unity_package/Fonts, scripts/build_unity_font.sh)
@@ -256,7 +257,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
     b.file(f"Runtime/Fonts/{FONT_LICENCE}", _static_text(f"Fonts/{FONT_LICENCE}"))
 
     prefab_path = "Runtime/Prefabs/Shaderception.prefab"
-    prefab = standard.build(PrefabAssets(
+    prefab_assets = PrefabAssets(
         screen_material=screen_mats[DEFAULT_CRT_SIZE],
         vm_material=vm_mat,
         crt=crt_guids[DEFAULT_CRT_SIZE],
@@ -269,10 +270,14 @@ def build_package(options: PackageOptions | None = None) -> Package:
         default_program=_static_text(f"Examples/{DEFAULT_PROGRAM}.psl"),
         font=font_guid,
         reference=reference_text(),
+        screen_materials=screen_mats,
+        crts=crt_guids,
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
-    ))
-    prefab_guid = b.file(prefab_path, prefab)
+    )
+    prefab_guid = b.file(prefab_path, standard.build(prefab_assets))
+    # the original world's proportions (a 15 m screen, pickup screens, quality buttons)
+    original_guid = b.file(ORIGINAL_PREFAB_PATH, original.build(prefab_assets))
 
     editor_asm = f"{options.assembly}.Editor"
     b.file(f"Editor/{editor_asm}.asmdef", _asmdef(
@@ -281,6 +286,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
     b.file("Editor/ShaderceptionSetup.cs", render(
         "unity/ShaderceptionSetup.cs.j2",
         prefab_guid=prefab_guid,
+        original_prefab_guid=original_guid,
         vm_material_guid=vm_mat,
         camera_texture_guid=camera_rt,
         camera_property=CAMERA_PROPERTY,

@@ -53,6 +53,9 @@ class PrefabAssets:
     default_program: str = ""  # the code box's text at load, compiled locally at Start
     font: str = "Arial"  # the code box's font: "Arial" (built in) or a package .ttf's GUID
     reference: str = ""  # the reference panel's text (psl.gen.unity.reference)
+    # per resolution (the CRT's size): its screen material and its CRT (quality buttons)
+    screen_materials: Mapping[int, str] = field(default_factory=dict)
+    crts: Mapping[int, str] = field(default_factory=dict)
 
 
 class PrefabBuilder:

@@ -12,9 +12,10 @@ from psl.gen.unity.components.scene import (
     LAYER_PLAYER_LOCAL,
     add_box_collider,
     add_mesh_renderer,
+    add_pickup_parts,
 )
 from psl.gen.unity.components.ugui import add_image, add_text, fill, selectable, set_active_call
-from psl.gen.unity.objects import CAMERA, MESH_FILTER, RIGIDBODY
+from psl.gen.unity.objects import CAMERA, MESH_FILTER
 from psl.gen.unity.serialization import NULL, RENDER_TEXTURE_ID, Flow, builtin_ref, color, ref, vec
 
 # The original world feeds `camera()` from a Camera on a pickup ("CameraControl" in
@@ -78,58 +79,17 @@ def add_camera(b: PrefabBuilder, go: GameObject, target_texture: Flow) -> int:
     })
 
 
-def add_camera_input(b: PrefabBuilder, root: GameObject, texture_guid: str) -> GameObject:
+def add_camera_input(b: PrefabBuilder, root: GameObject, texture_guid: str, *,
+                     position: Flow | None = None) -> GameObject:
     """The camera pickup (VRC Pickup + Object Sync, a small box on the Pickup layer) with a
     child camera that renders into the camera texture. It sits on top of the screen and looks
     the way the screen faces (-Z), at the players in front of it. The camera child starts
     inactive, as the original's camera starts disabled; it is what the toggle switches."""
     body = b.add(CAMERA_INPUT_NAME, root, rect=False, layer=LAYER_PICKUP,
-                 position=vec(0, 2.75, -0.05), rotation=vec(0, 1, 0, 0),
+                 position=position or vec(0, 2.75, -0.05), rotation=vec(0, 1, 0, 0),
                  euler=vec(0, 180, 0))
     add_box_collider(b, body, CAMERA_BODY_SIZE, trigger=1)
-    b.component(body, "Rigidbody", RIGIDBODY, "Rigidbody", {
-        "serializedVersion": 4,
-        "m_Mass": 1,
-        "m_Drag": 0,
-        "m_AngularDrag": 0.05,
-        "m_CenterOfMass": vec(0, 0, 0),
-        "m_InertiaTensor": vec(1, 1, 1),
-        "m_InertiaRotation": vec(0, 0, 0, 1),
-        "m_IncludeLayers": {"serializedVersion": 2, "m_Bits": 0},
-        "m_ExcludeLayers": {"serializedVersion": 2, "m_Bits": 0},
-        "m_ImplicitCom": 1,
-        "m_ImplicitTensor": 1,
-        "m_UseGravity": 0,
-        "m_IsKinematic": 1,
-        "m_Interpolate": 0,
-        "m_Constraints": 0,
-        "m_CollisionDetection": 0,
-    })
-    b.mono(body, "VRCPickup", builtin_ref("VRCPickup"), {
-        "MomentumTransferMethod": 0,
-        "DisallowTheft": 0,
-        "ExactGun": NULL,
-        "ExactGrip": NULL,
-        "allowManipulationWhenEquipped": 0,
-        "orientation": 0,
-        "AutoHold": 0,
-        "InteractionText": "",
-        "UseText": "Camera",
-        "useEventBroadcastType": 0,
-        "UseDownEventName": "",
-        "UseUpEventName": "",
-        "pickupDropEventBroadcastType": 0,
-        "PickupEventName": "",
-        "DropEventName": "",
-        "ThrowVelocityBoostMinSpeed": 1,
-        "ThrowVelocityBoostScale": 1,
-        "currentlyHeldBy": NULL,
-        "pickupable": 1,
-        "proximity": 2,
-    })
-    b.mono(body, "VRCObjectSync", builtin_ref("VRCObjectSync"), {
-        "AllowCollisionOwnershipTransfer": 1,
-    })
+    add_pickup_parts(b, body, use_text="Camera")
     # the visible box is a scaled child, so that the camera's own transform is unscaled
     box = b.add("Body", body, rect=False, layer=LAYER_PICKUP, scale=CAMERA_BODY_SIZE)
     b.component(box, "MeshFilter", MESH_FILTER, "MeshFilter",

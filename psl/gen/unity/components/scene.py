@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from psl.gen.unity.components.builder import GameObject, PrefabBuilder
-from psl.gen.unity.objects import BOX_COLLIDER, MESH_FILTER, MESH_RENDERER
+from psl.gen.unity.objects import BOX_COLLIDER, MESH_FILTER, MESH_RENDERER, RIGIDBODY
 from psl.gen.unity.serialization import NULL, Flow, builtin_ref, vec
 
 #: VRChat's built-in layers used here
@@ -81,3 +81,64 @@ def add_screen(b: PrefabBuilder, parent: GameObject, name: str, material: Flow, 
     b.component(screen, "MeshFilter", MESH_FILTER, "MeshFilter",
                 {"m_Mesh": builtin_ref("QuadMesh")})
     return screen, add_mesh_renderer(b, screen, material, lit=0)
+
+
+def add_pickup_parts(b: PrefabBuilder, body: GameObject, *, use_text: str) -> None:
+    """What makes an object a pickup every player sees moved: a kinematic Rigidbody without
+    gravity, a VRC Pickup and a VRC Object Sync (the object needs a collider too)."""
+    b.component(body, "Rigidbody", RIGIDBODY, "Rigidbody", {
+        "serializedVersion": 4,
+        "m_Mass": 1,
+        "m_Drag": 0,
+        "m_AngularDrag": 0.05,
+        "m_CenterOfMass": vec(0, 0, 0),
+        "m_InertiaTensor": vec(1, 1, 1),
+        "m_InertiaRotation": vec(0, 0, 0, 1),
+        "m_IncludeLayers": {"serializedVersion": 2, "m_Bits": 0},
+        "m_ExcludeLayers": {"serializedVersion": 2, "m_Bits": 0},
+        "m_ImplicitCom": 1,
+        "m_ImplicitTensor": 1,
+        "m_UseGravity": 0,
+        "m_IsKinematic": 1,
+        "m_Interpolate": 0,
+        "m_Constraints": 0,
+        "m_CollisionDetection": 0,
+    })
+    b.mono(body, "VRCPickup", builtin_ref("VRCPickup"), {
+        "MomentumTransferMethod": 0,
+        "DisallowTheft": 0,
+        "ExactGun": NULL,
+        "ExactGrip": NULL,
+        "allowManipulationWhenEquipped": 0,
+        "orientation": 0,
+        "AutoHold": 0,
+        "InteractionText": "",
+        "UseText": use_text,
+        "useEventBroadcastType": 0,
+        "UseDownEventName": "",
+        "UseUpEventName": "",
+        "pickupDropEventBroadcastType": 0,
+        "PickupEventName": "",
+        "DropEventName": "",
+        "ThrowVelocityBoostMinSpeed": 1,
+        "ThrowVelocityBoostScale": 1,
+        "currentlyHeldBy": NULL,
+        "pickupable": 1,
+        "proximity": 2,
+    })
+    b.mono(body, "VRCObjectSync", builtin_ref("VRCObjectSync"), {
+        "AllowCollisionOwnershipTransfer": 1,
+    })
+
+
+def add_pickup_screen(b: PrefabBuilder, parent: GameObject, name: str, material: Flow, *,
+                      size: float, position: Flow) -> tuple[GameObject, int]:
+    """A screen players can pick up and carry (the original's small screens): the pickup
+    body on the Pickup layer with a thin collider, and the quad as an unscaled-parent child.
+    Returns the body and the quad's MeshRenderer fileID."""
+    body = b.add(name, parent, rect=False, layer=LAYER_PICKUP, position=position)
+    add_box_collider(b, body, vec(size, size, 0.05), trigger=1)
+    add_pickup_parts(b, body, use_text=name)
+    _, renderer = add_screen(b, body, "Quad", material, position=vec(0, 0, 0),
+                             scale=vec(size, size, 1), layer=LAYER_PICKUP)
+    return body, renderer
