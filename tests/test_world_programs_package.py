@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from psl.cli.gen import main as psl_gen
 from psl.gen import world_programs as wp
 from psl.gen.unity import package as pkg
-from psl.gen.unity import programs_ui as ui
+from psl.gen.unity.components import programs as ui
 from psl.gen.unity.serialization import BUILTIN_ASSETS
 from tests.package_support import body, load_unity_yaml
 

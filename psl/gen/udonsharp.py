@@ -16,12 +16,21 @@ from psl.gen import world_programs
 from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
-BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "ProgramLoader",
-                               "ProgramSaves")
+BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
+                                "ScreenQuality", "ProgramLoader", "ProgramSaves")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
 LOAD_EVENT = "Load"
+#: SyncCode's events (Share, Load shared, Restore buttons; the Follow toggle), TypingLock's
+#: (the Stay-in-place toggle) and ScreenQuality's (a quality button)
+SHARE_EVENT, LOAD_SHARED_EVENT, RESTORE_EVENT, FOLLOW_EVENT = (
+    "Share", "LoadShared", "Restore", "FollowChanged")
+PIN_EVENT = "PinChanged"
+QUALITY_EVENT = "Apply"
+#: Whether players follow shared programs until they untick Follow (docs/world-setup.md:
+#: a share never touches edited text, so following costs a player nothing they wrote)
+FOLLOW_DEFAULT = True
 
 #: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
@@ -215,6 +224,7 @@ def context() -> dict[str, object]:
         "action_cost": ACTION_COST,
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
+        "follow_default": FOLLOW_DEFAULT,
         **world_programs.context(),
     }
 

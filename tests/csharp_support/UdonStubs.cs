@@ -119,6 +119,22 @@ namespace UnityEngine
         public static float time;
     }
 
+    // UnityEngine.Renderer / MeshRenderer (exposed: sharedMaterial get/set).
+    public class Renderer : Component
+    {
+        public Material sharedMaterial;
+    }
+
+    public class MeshRenderer : Renderer { }
+
+    // UnityEngine.CustomRenderTexture (exposed: updateMode get/set).
+    public enum CustomRenderTextureUpdateMode { OnLoad, Realtime, OnDemand }
+
+    public class CustomRenderTexture : Object
+    {
+        public CustomRenderTextureUpdateMode updateMode = CustomRenderTextureUpdateMode.Realtime;
+    }
+
     // UnityEngine.TextAreaAttribute (inspector attribute; allowed on U# fields).
     [AttributeUsage(AttributeTargets.Field)]
     public class TextAreaAttribute : Attribute
@@ -129,10 +145,24 @@ namespace UnityEngine
 
 namespace UnityEngine.UI
 {
-    // UnityEngine.UI.InputField (exposed: text get/set).
+    // UnityEngine.UI.InputField (exposed: text get/set, isFocused get). Tests set isFocused
+    // as the player clicking into the box or leaving it would.
     public class InputField : MonoBehaviour
     {
         public string text = "";
+        public bool isFocused;
+    }
+
+    // UnityEngine.UI.Toggle (exposed: isOn get/set, SetIsOnWithoutNotify). Setting isOn in
+    // Unity fires onValueChanged; tests deliver that event themselves.
+    public class Toggle : MonoBehaviour
+    {
+        public bool isOn;
+
+        public void SetIsOnWithoutNotify(bool value)
+        {
+            isOn = value;
+        }
     }
 
     // UnityEngine.UI.Text (exposed: text get/set).
@@ -144,11 +174,20 @@ namespace UnityEngine.UI
 
 namespace VRC.SDKBase
 {
-    // VRC.SDKBase.VRCPlayerApi (exposed: isLocal, displayName).
+    // VRC.SDKBase.VRCPlayerApi (exposed: isLocal, displayName, Immobilize). The stub
+    // records the immobilized state and how often Immobilize was called.
     public class VRCPlayerApi
     {
         public bool isLocal;
         public string displayName = "";
+        public bool Immobilized;
+        public int ImmobilizeCalls;
+
+        public void Immobilize(bool immobile)
+        {
+            Immobilized = immobile;
+            ImmobilizeCalls++;
+        }
     }
 
     // VRC.SDKBase.VRCUrl (exposed: Get, ToString; the constructor is editor-only in VRChat,
