@@ -34,6 +34,7 @@ SCENARIOS = (
     "restore_remote_player_ignored",
     "save_and_load_every_slot",
     "save_over_budget", "storage_exceeded_event",
+    "share_after_load_keeps_loaded_text",
 )
 
 #: Udon externs an event of the loader or the saves may spend by itself (VRChat's limit

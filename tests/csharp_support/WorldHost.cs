@@ -514,6 +514,36 @@ public static class WorldHost
         Report("storage_exceeded_event");
     }
 
+    static void SetField(object target, string name, object value)
+    {
+        target.GetType().GetField(name, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)
+            .SetValue(target, value);
+    }
+
+    // Sharing (SyncCode, issue 23's rules) and loads: a followed share never replaces a
+    // loaded program (a load is the player's own text), and runs on the screen only.
+    static void ShareAfterLoad()
+    {
+        Setup(18, "// the world's default program\n1");
+        SyncCode sync = new SyncCode();
+        sync.input = compiler.input;
+        sync.compiler = compiler;
+        Call(sync, "Start");
+        Settle();
+        Put(GIST, A);
+        Load(GIST);
+        Settle();
+        Expect(Box() == A, "the load did not arrive");
+        SetField(sync, "syncedSource", B);
+        SetField(sync, "syncedBy", "someone else");
+        SetField(sync, "syncedSerial", 1);
+        Event(() => sync.OnDeserialization(), "OnDeserialization");
+        Settle();
+        Expect(Box() == A, "a followed share replaced the loaded program");
+        Expect(compiler.ownCompiledText == A, "the share counted as the player's own compile");
+        Report("share_after_load_keeps_loaded_text");
+    }
+
     public static int Main(string[] args)
     {
         A = File.ReadAllText(args[0]);
@@ -527,6 +557,7 @@ public static class WorldHost
         RestoreOnJoin();
         Slots();
         StorageExceeded();
+        ShareAfterLoad();
         return 0;
     }
 }
