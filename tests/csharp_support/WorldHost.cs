@@ -534,6 +534,7 @@ public static class WorldHost
         Load(GIST);
         Settle();
         Expect(Box() == A, "the load did not arrive");
+        Expect(sync.SerializationRequests == 0, "a load was shared with the others");
         SetField(sync, "syncedSource", B);
         SetField(sync, "syncedBy", "someone else");
         SetField(sync, "syncedSerial", 1);
