@@ -204,3 +204,16 @@ def test_original_layout_proportions_pickups_and_quality(package: pkg.Package) -
                                                 udonsharp.QUALITY_EVENT)]
     size = p.local("Canvas/CodeInput")["m_SizeDelta"]
     assert (size["x"] * original.SCALE, size["y"] * original.SCALE) == (9.5, 5.0)
+
+
+def test_listing_button_reaches_the_listing_view(prefab: Prefab, package: pkg.Package) -> None:
+    from psl.gen.unity.components import listing
+
+    proxy = prefab.proxy(listing.LISTING_VIEW, "ListingView")
+    button = prefab.script(f"Canvas/{listing.LISTING_BUTTON}", "Button")
+    assert _calls(button["m_OnClick"]) == [(proxy["_udonSharpBackingUdonBehaviour"]["fileID"],
+                                            udonsharp.LISTING_EVENT)]
+    output = prefab.script(f"Canvas/{standard.OUTPUT_PANEL}/Viewport/{standard.OUTPUT_NAME}",
+                           "Text")
+    assert proxy["output"] == {"fileID": output["__id"]}
+    assert str(proxy["screenMat"]["guid"]) == guid_for(NAME, "Runtime/Materials/PSL_VM.mat")

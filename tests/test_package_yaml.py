@@ -338,5 +338,5 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    # Compiler, SyncCode, TypingLock and one per example button
-    assert count == 3 + len([n for n in _by_name(prefab) if n.startswith("Example_")])
+    # Compiler, SyncCode, TypingLock, ListingView and one per example button
+    assert count == 4 + len([n for n in _by_name(prefab) if n.startswith("Example_")])

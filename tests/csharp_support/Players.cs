@@ -18,6 +18,8 @@
 //   focus NAME 0|1     the code box gains or loses keyboard focus (then a frame)
 //   pin NAME 0|1       the stay-in-place toggle changes (then PinChanged)
 //   pad NAME           Interact on the TypingLock (the original's floor pad)
+//   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
+//                      the output text is the listing
 //   state NAME         prints one JSON line (see State)
 
 using System;
@@ -301,6 +303,16 @@ public static class Players
                 break;
             case "pad":
                 c.Lock.Interact();
+                break;
+            case "listing":
+                ListingView view = new ListingView();
+                view.screenMat = c.Compiler.screenMat;
+                view.output = c.Compiler.output;
+                view.Show();
+                for (int frame = 0; frame < 100000 && (bool)typeof(ListingView).GetField("busy", Any).GetValue(view); frame++)
+                {
+                    Invoke(view, "Update");
+                }
                 break;
             default:
                 throw new Exception("unknown command " + command);

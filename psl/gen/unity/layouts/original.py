@@ -11,7 +11,7 @@ Seen from the players (the screens face -Z), 1 grid unit = 1 m:
     | 9.5 x 5 m |--------|       |                               |      | ABOUT |
     |           |examples|       |                               |      | SYNTAX|
     |-----------|        |       |                               |      | ...   |
-    | Compile Share Load Restore Follow | quality 64..512 | camera |      +-------+
+    | Compile Share Load Restore Follow | quality 64..512 | camera | listing      +-------+
     +-----------+--------+       +-------------------------------+
                               [2 m pickup]   [1 m pickup]   (in front, 1.2 m up)
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.quality import add_quality_buttons
 from psl.gen.unity.components.scene import add_pickup_screen, add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
@@ -90,6 +91,7 @@ def build(assets: PrefabAssets) -> str:
                                         wiring)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    add_listing(b, root, board, assets, wiring, rect(1640, 1260, 280, 60))
 
     add_quality_buttons(b, board, assets, wiring, screens, x=20, y=1260, width=1180)
     if assets.camera_texture:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.scene import add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
 from psl.gen.unity.components.udon import Wiring, add_udonsharp
@@ -69,6 +70,7 @@ def build(assets: PrefabAssets) -> str:
                                         wiring)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
 
     # Example buttons: each loads one program into the input field and compiles it.
     add_examples(b, canvas, assets, wiring, x=20, y=1320, width=CANVAS_W - 40, height=380,
