@@ -338,5 +338,6 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    # Compiler, SyncCode, TypingLock, ProgramLoader, ProgramSaves and one per example button
-    assert count == 5 + len([n for n in _by_name(prefab) if n.startswith("Example_")])
+    # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves and one per
+    # example button
+    assert count == 6 + len([n for n in _by_name(prefab) if n.startswith("Example_")])

@@ -17,7 +17,7 @@ from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
-                                "ScreenQuality", "ProgramLoader", "ProgramSaves")
+                                "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
@@ -28,6 +28,10 @@ SHARE_EVENT, LOAD_SHARED_EVENT, RESTORE_EVENT, FOLLOW_EVENT = (
     "Share", "LoadShared", "Restore", "FollowChanged")
 PIN_EVENT = "PinChanged"
 QUALITY_EVENT = "Apply"
+#: ListingView's event (the Listing button), its line cap and instructions per frame
+LISTING_EVENT = "Show"
+LISTING_LINES = 600
+LISTING_PER_FRAME = 16
 #: Whether players follow shared programs until they untick Follow (docs/world-setup.md:
 #: a share never touches edited text, so following costs a player nothing they wrote)
 FOLLOW_DEFAULT = True
@@ -193,6 +197,11 @@ def builtin_buckets(builtins: list[registry.Builtin]) -> BuiltinBuckets:
     return BuiltinBuckets(longest, tuple(order), tuple(starts))
 
 
+def _by_id(names: dict[int, str]) -> list[str]:
+    """A table indexed by id ("" where no id is used)."""
+    return [names.get(k, "") for k in range(max(names) + 1)]
+
+
 def context() -> dict[str, object]:
     limits = registry.LIMITS
     # Emit's fast path relies on the upload arrays holding exactly the instruction limit.
@@ -225,6 +234,12 @@ def context() -> dict[str, object]:
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
         "follow_default": FOLLOW_DEFAULT,
+        "listing_lines": LISTING_LINES,
+        "listing_per_frame": LISTING_PER_FRAME,
+        "ops": [op.name for op in registry.Op],
+        "op_values": {op.name: op.value for op in registry.Op},
+        "builtin_names": _by_id({b.id: b.name for b in registry.BUILTINS}),
+        "binop_symbols": _by_id({b.id: b.symbol for b in registry.BINARY_OPERATORS}),
         **world_programs.context(),
     }
 

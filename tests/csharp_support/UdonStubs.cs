@@ -96,6 +96,14 @@ namespace UnityEngine
         {
             Vectors[name] = value;
         }
+
+        // A copy of the array last set under `name`, or null (Unity returns null too when the
+        // material has no such array).
+        public Vector4[] GetVectorArray(string name)
+        {
+            Vector4[] values;
+            return Arrays.TryGetValue(name, out values) ? (Vector4[])values.Clone() : null;
+        }
     }
 
     // One recorded SetVectorArray call (test-only; not an Udon type).

@@ -164,6 +164,7 @@ MEMBERS: list[Member] = [
     _method(S, "EndsWith", ("string",), "bool"),
     _method(S, "ToString", (), "string"),
     _method(S, "IsNullOrEmpty", ("string",), "bool", static=True),
+    _method(S, "Join", ("string", "string[]", "int", "int"), "string", static=True),
     _prop(S, "Empty", "string", static=True),
     # numbers
     _method("System.Int32", "ToString", (), "string"),
@@ -176,6 +177,7 @@ MEMBERS: list[Member] = [
     _const("System.Int32", "MinValue", "int", -(2**31)),
     _const("System.Int64", "MaxValue", "long", 2**63 - 1),
     _const("System.Int64", "MinValue", "long", -(2**63)),
+    _method("System.Single", "IsNaN", ("float",), "bool", static=True),
     _const("System.Single", "NaN", "float", math.nan),
     _const("System.Single", "PositiveInfinity", "float", math.inf),
     _const("System.Single", "NegativeInfinity", "float", -math.inf),
@@ -210,6 +212,7 @@ MEMBERS: list[Member] = [
     _method(f"{UE}.Material", "SetFloatArray", ("string", "float[]"), "void"),
     _method(f"{UE}.Material", "SetInt", ("string", "int"), "void"),
     _method(f"{UE}.Material", "GetVector", ("string",), f"{UE}.Vector4"),
+    _method(f"{UE}.Material", "GetVectorArray", ("string",), f"{UE}.Vector4[]"),
     _ctor(f"{UE}.Vector4", _F4),
     _ctor(f"{UE}.Vector4", _F4[:3]),
     _ctor(f"{UE}.Vector4", _F4[:2]),

@@ -27,7 +27,7 @@ from psl.gen import hlsl, udonsharp, world_programs
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
-from psl.gen.unity.components import camera, sharing
+from psl.gen.unity.components import camera, listing, sharing
 from psl.gen.unity.components import programs as programs_panel
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
@@ -308,6 +308,9 @@ def build_package(options: PackageOptions | None = None) -> Package:
         load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
         output_path=f"Canvas/{standard.OUTPUT_PANEL}/Viewport/{standard.OUTPUT_NAME}",
+        listing_button=listing.LISTING_BUTTON,
+        listing_view=listing.LISTING_VIEW,
+        listing_event=udonsharp.LISTING_EVENT,
         sharing={
             "share": sharing.SHARE_NAME, "load_shared": sharing.LOAD_SHARED_NAME,
             "restore": sharing.RESTORE_NAME, "follow": sharing.FOLLOW_NAME,

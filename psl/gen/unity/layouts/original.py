@@ -11,7 +11,7 @@ Seen from the players (the screens face -Z), 1 grid unit = 1 m:
     | 9.5 x 5 m |--------|       |                               |      | ABOUT |
     |           |examples|       |                               |      | SYNTAX|
     |-----------|        |       |                               |      | ...   |
-    | Compile Share Load Restore Follow | quality 64..512 | camera |      +-------+
+    | Compile Share Load Restore Follow | quality 64..512 | camera | listing      +-------+
     +-----------+--------+       +-------------------------------+
                               [2 m pickup]   [1 m pickup]   (in front, 1.2 m up)
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import PANEL_H, PANEL_W, add_programs_panel
 from psl.gen.unity.components.quality import add_quality_buttons
 from psl.gen.unity.components.scene import add_pickup_screen, add_screen
@@ -73,7 +74,7 @@ def build(assets: PrefabAssets) -> str:
                                            rect(20, 1040, 300, 70), color(0.55, 0.85, 0.55, 1))
     output_text = add_scroll_panel(b, board, OUTPUT_PANEL, rect(1960, 20, 1020, 560),
                                    text="", font_size=30, font=assets.font,
-                                   content_name=OUTPUT_NAME)
+                                   content_name=OUTPUT_NAME, rich=0)
 
     compiler_go = b.add("Compiler", root, rect=False)
     sync_go = b.add("SyncCode", root, rect=False)
@@ -91,6 +92,7 @@ def build(assets: PrefabAssets) -> str:
                                         wiring)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    add_listing(b, root, board, assets, wiring, rect(1640, 1260, 280, 60))
 
     add_quality_buttons(b, board, assets, wiring, screens, x=20, y=1260, width=1180)
     if assets.camera_texture:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import add_programs_panel
 from psl.gen.unity.components.scene import add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
@@ -48,7 +49,7 @@ def build(assets: PrefabAssets) -> str:
                                            rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
     output_text = add_scroll_panel(b, canvas, OUTPUT_PANEL, rect(360, 860, CANVAS_W - 380, 220),
                                    text="", font_size=24, font=assets.font,
-                                   content_name=OUTPUT_NAME)
+                                   content_name=OUTPUT_NAME, rich=0)
 
     if assets.camera_texture:
         camera_go = add_camera_input(b, root, assets.camera_texture)
@@ -70,6 +71,7 @@ def build(assets: PrefabAssets) -> str:
                                         wiring)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
 
     # Example buttons: each loads one program into the input field and compiles it.
     add_examples(b, canvas, assets, wiring, x=20, y=1320, width=CANVAS_W - 40, height=380,
