@@ -572,3 +572,75 @@ def test_fuzz_language_server() -> None:
     # pygls logs the refused renames (answered as InvalidParams errors); nothing else
     crashes = [t for t in log.split("Traceback")[1:] if "JsonRpcInvalidParams" not in t]
     assert not crashes, log[-3000:]
+
+
+# ------------------------------------------------------------------ 6. clearer messages
+
+def test_messages_point_at_the_cause(tmp_path: Path) -> None:
+    from psl.export import ExportError, export
+
+    for text, where in (("a = 1;\nb = 0/0;\nfloat4(a, b, 0, 1)\n", (2, 6)),
+                        ("let z = 0;\nlet w = z / z;\nw + 1\n", (2, 11)),
+                        ("// c\nsqrt(-1)\n", (2, 1))):
+        with pytest.raises(ExportError) as info:
+            export(text, "hlsl")
+        assert info.value.span is not None
+        assert (info.value.span.line, info.value.span.column) == where, text
+    big = "\n".join(f"v{i} = float4({i}, {i}, {i}, {i}) * {i};" for i in range(300)) + "\nv0\n"
+    e030 = [d for d in compile_source(big).diagnostics if d.code == "E030"]
+    assert e030 and "function" not in e030[0].hint
+    # a file name that is not UTF-8 (a surrogate escape from argv) stays valid JSON
+    name = os.fsdecode(b"\xff.psl")
+    (tmp_path / name).write_text("a = 1;\n")
+    os.chdir(tmp_path)
+    result = cli(["check", "--format", "json", name])
+    doc = json.loads(result.stdout)
+    assert doc[0]["path"] == "\\xff.psl"
+    doc[0]["path"].encode("utf-8")
+
+
+def test_fuzz_serve_requests(tmp_path: Path) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+    from yarl import URL
+
+    from psl.serve import ServeOptions, create_app
+
+    program = tmp_path / "p.psl"
+    program.write_text(OK)
+    rng = random.Random(22)
+    sources: list[object] = [OK, "\ud800", "\udfff" * 5, "a" * 17_000, "((((" * 50, 1, None,
+                             [], {"x": 1}, "\x00", "fun f(){f()}f()"]
+    paths = ["/api/compile", "/api/save", "/api/program", "/api/language.json",
+             "/static/" + "a" * 5000, "/static/%2e%2e/x", "/static/%ff", "/api/shader/x",
+             "/api/shader/" + "v" * 3000, "/", "/api/events"]
+    statuses: dict[int, int] = {}
+
+    async def body() -> None:
+        options = ServeOptions(program=program)
+        async with TestClient(TestServer(create_app(options), host="127.0.0.1")) as client:
+            snap = await (await client.get("/api/program")).json()
+            deadline = time.monotonic() + 4
+            while time.monotonic() < deadline:
+                path = rng.choice(paths)
+                if rng.random() < 0.5 and path.startswith("/api/"):
+                    doc = {"source": rng.choice(sources), "native": rng.random() < 0.3,
+                           "base_version": rng.choice([snap["version"], "x", None, 5]),
+                           "overwrite": rng.random() < 0.2}
+                    raw = json.dumps(doc) if rng.random() < 0.8 else \
+                        "[" * rng.randint(1, 30_000)
+                    resp = await client.post(path, data=raw.encode("utf-8", "surrogatepass"),
+                                             headers={"Content-Type": rng.choice(
+                                                 ["application/json", "text/plain"])})
+                else:
+                    resp = await client.get(URL(path, encoded=True))
+                statuses[resp.status] = statuses.get(resp.status, 0) + 1
+                assert resp.status < 500, (path, resp.status, await resp.text())
+                await resp.read()
+            resp = await client.post("/api/compile", data=json.dumps({"source": OK}),
+                                     headers={"Content-Type": "application/json"})
+            assert resp.status == 200 and (await resp.json())["ok"]
+
+    asyncio.run(body())
+    assert sum(statuses.values()) > 20
+    text = program.read_text()  # whatever was saved is one of the texts sent, whole
+    assert text in [s for s in sources if isinstance(s, str)]

@@ -29,7 +29,11 @@ def read_source(path: str, strict: bool = False) -> str:
 
 
 def display_name(path: str) -> str:
-    return "<stdin>" if path == "-" else path
+    """A path as text: bytes of the name that are not UTF-8 (surrogate escapes from the
+    command line) as \\xNN, so every output (JSON included) stays valid."""
+    if path == "-":
+        return "<stdin>"
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def print_diagnostics(diags: list[Diagnostic], source: str, path: str, err: bool) -> None:
@@ -110,3 +114,10 @@ def guarded_invoke(invoke, ctx: click.Context):  # type: ignore[no-untyped-def]
         raise click.ClickException(f"{where}{exc.strerror or exc}") from None
     flush()
     return result
+
+
+class GuardedGroup(click.Group):
+    """A click group whose commands run inside `guarded_invoke` (for `psl-gen`)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        return guarded_invoke(super().invoke, ctx)
