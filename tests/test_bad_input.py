@@ -589,6 +589,8 @@ def test_messages_point_at_the_cause(tmp_path: Path) -> None:
             export(text, "hlsl")
         assert info.value.span is not None
         assert (info.value.span.line, info.value.span.column) == where, text
+        w013 = [d for d in check_source(text).diagnostics if d.code == "W013"]
+        assert [(d.span.line, d.span.column) for d in w013] == [where], text
     big = "\n".join(f"v{i} = float4({i}, {i}, {i}, {i}) * {i};" for i in range(300)) + "\nv0\n"
     e030 = [d for d in compile_source(big).diagnostics if d.code == "E030"]
     assert e030 and "function" not in e030[0].hint
