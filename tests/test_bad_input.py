@@ -502,13 +502,13 @@ FUZZ_OPTIONS = {
 }
 
 
-def test_fuzz_cli_options(tmp_path: Path) -> None:
+def test_fuzz_cli_options(tmp_path: Path, monkeypatch) -> None:
     rng = random.Random(22)
     src = tmp_path / "a.psl"
     src.write_text(OK)
     deadline = time.monotonic() + 6
     tried = 0
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     while time.monotonic() < deadline:
         command = rng.choice(sorted(FUZZ_OPTIONS))
         args = [command, rng.choice([str(src), "-", "/dev/zero", str(tmp_path), "nope.psl"])]
@@ -579,7 +579,7 @@ def test_fuzz_language_server() -> None:
 
 # ------------------------------------------------------------------ 6. clearer messages
 
-def test_messages_point_at_the_cause(tmp_path: Path) -> None:
+def test_messages_point_at_the_cause(tmp_path: Path, monkeypatch) -> None:
     from psl.export import ExportError, export
 
     for text, where in (("a = 1;\nb = 0/0;\nfloat4(a, b, 0, 1)\n", (2, 6)),
@@ -597,7 +597,7 @@ def test_messages_point_at_the_cause(tmp_path: Path) -> None:
     # a file name that is not UTF-8 (a surrogate escape from argv) stays valid JSON
     name = os.fsdecode(b"\xff.psl")
     (tmp_path / name).write_text("a = 1;\n")
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     result = cli(["check", "--format", "json", name])
     doc = json.loads(result.stdout)
     assert doc[0]["path"] == "\\xff.psl"
