@@ -8,6 +8,7 @@ import click
 
 from psl import registry
 from psl._version import __version__
+from psl.cli.common import GuardedGroup
 from psl.gen.target import Target
 from psl.gen.unity import package as pkg
 
@@ -19,7 +20,7 @@ def _write(target: Target, out: Path, **options: object) -> None:
         click.echo(f"wrote {path}")
 
 
-@click.group()
+@click.group(cls=GuardedGroup)  # OSError (a full disk, an unwritable --out) -> a message
 @click.version_option(__version__, prog_name="psl-gen")
 def main() -> None:
     """Generate the in-world compiler, the VM shader, the Unity package and the docs."""

@@ -30,6 +30,7 @@ from psl.serve.files import ProgramFile, UnsafePath, content_type, static_file
 from psl.serve.language import language_description
 from psl.serve.shader import ShaderUnavailable, shader_sources
 from psl.serve.vrchat import vrchat_description
+from psl.userfiles import UserFileError
 
 log = logging.getLogger("psl.serve")
 
@@ -101,9 +102,10 @@ def _hostname(host: str) -> str:
 async def _json_body(request: web.Request) -> dict[str, object]:
     try:
         body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise web.HTTPBadRequest(text=json.dumps({"error": f"invalid JSON: {exc}"}),
-                                 content_type="application/json") from exc
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, too deep
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise web.HTTPBadRequest(text=json.dumps({"error": f"invalid JSON: {why}"}),
+                                 content_type="application/json") from None
     if not isinstance(body, dict) or not isinstance(body.get("source"), str):
         raise web.HTTPBadRequest(text=json.dumps({"error": 'expected {"source": "..."}'}),
                                  content_type="application/json")
@@ -160,8 +162,8 @@ async def program(request: web.Request) -> web.Response:
                                   "version": None, "can_save": False})
     try:
         snap = pf.read()
-    except OSError as exc:
-        return _error(409, f"cannot read {pf.name}: {exc.strerror}")
+    except UserFileError as exc:
+        return _error(409, str(exc))
     return web.json_response({"file": pf.name, "source": snap.source,
                               "version": snap.version, "can_save": True})
 
@@ -186,8 +188,8 @@ async def save(request: web.Request) -> web.Response:
         return _error(400, "expected base_version: the version the page loaded")
     try:
         result = pf.save(str(body["source"]), base, overwrite=body.get("overwrite") is True)
-    except OSError as exc:
-        return _error(500, f"cannot write {pf.name}: {exc.strerror}")
+    except UserFileError as exc:  # read-only, full disk, not UTF-8 on disk, lone surrogate
+        return _error(422, str(exc))
     if not result.saved:
         return web.json_response(
             {"saved": False, "conflict": True, "version": result.version,
