@@ -281,10 +281,11 @@ def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int],
         key = heapq.heappop(heap)
         queued.discard(key)
         b, ctx, _depth = key
-        flow.work += starts[b + 1] - starts[b]
-        visits[b] += 1
-        if flow.work > limit:
+        size = starts[b + 1] - starts[b]
+        if flow.work + size > limit:
             raise OutOfBudget
+        flow.work += size
+        visits[b] += 1
         # What this run sees replaces what the key's earlier runs saw: the last run of a
         # key is the one with its final state.
         runs[key] = rec = {}
