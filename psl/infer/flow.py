@@ -21,8 +21,11 @@ that does not is reported by the loop checks instead.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import struct
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from psl import registry
@@ -57,6 +60,31 @@ def budget(instructions: int) -> int:
 
 class OutOfBudget(Exception):
     """The fixed point ran more instructions than its budget."""
+
+
+class Cancelled(BaseException):
+    """The caller abandoned the analysis (`psl lsp`: a newer edit came). A BaseException, so
+    the compiler's guard against inference bugs (N002) lets it through."""
+
+
+_caller = threading.local()
+
+
+@contextlib.contextmanager
+def cancellable(stop: threading.Event) -> Iterator[None]:
+    """Analyses run in this thread inside the block stop soon after `stop` is set, raising
+    Cancelled."""
+    _caller.stop = stop
+    try:
+        yield
+    finally:
+        _caller.stop = None
+
+
+def check_cancelled() -> None:
+    stop = getattr(_caller, "stop", None)
+    if stop is not None and stop.is_set():
+        raise Cancelled
 
 
 class Decoded:
@@ -277,6 +305,7 @@ def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int],
     states[key0] = start
     heap = [key0]
     queued = {key0}
+    runs_left = 64  # block runs before the next look at whether the caller gave up
     while heap:
         key = heapq.heappop(heap)
         queued.discard(key)
@@ -286,6 +315,10 @@ def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int],
             raise OutOfBudget
         flow.work += size
         visits[b] += 1
+        runs_left -= 1
+        if not runs_left:
+            runs_left = 64
+            check_cancelled()
         # What this run sees replaces what the key's earlier runs saw: the last run of a
         # key is the one with its final state.
         runs[key] = rec = {}

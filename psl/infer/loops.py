@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from psl.infer import domain
-from psl.infer.flow import Decoded, Flow
+from psl.infer.flow import Decoded, Flow, check_cancelled
 from psl.infer.graph import Loop
 from psl.registry import LIMITS, Op
 
@@ -70,6 +70,7 @@ def loop_costs(flow: Flow, limit: int | None = None) -> tuple[list[LoopCost], Co
     counting = Counting(count_budget(len(flow.code)) if limit is None else limit)
     costs: dict[int, LoopCost] = {}
     for loop in reversed(flow.loops):
+        check_cancelled()
         cost = _cost(flow, loop, costs, counting)
         if cost is not None:
             costs[loop.index] = cost

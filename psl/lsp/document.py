@@ -72,9 +72,13 @@ def _by_position(widths: dict[Span, frozenset[int]]) -> dict[tuple[int, int], fr
     return out
 
 
-def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> Document:
+def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16,
+            lint: bool = True) -> Document:
+    """`lint=False`: without width inference and its checks (quick, for answering requests
+    while the full analysis runs: psl/lsp/analysis.py)."""
     tokens, _ = scan(text, lenient=True)
-    return Document(uri, text, LineIndex(text, encoding), tokens, compile_source(text))
+    return Document(uri, text, LineIndex(text, encoding), tokens,
+                    compile_source(text, lint=lint))
 
 
 def token_at(doc: Document, offset: int) -> Token | None:
