@@ -27,6 +27,8 @@ import struct
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 
 from psl import registry
 from psl.bytecode import Instruction, jump_target, operand_number, set_mask_lanes
@@ -163,12 +165,16 @@ class State:
             changed = True
         changed |= deep != self.deep
         regs = self.regs
-        if regs != other.regs:
-            join = domain.join
-            regs = tuple([a if a is b or a == b else join(a, b)
-                          for a, b in zip(regs, other.regs, strict=True)])
-            # (most registers are equal: the comprehension skips the call for them)
-            changed |= regs != self.regs
+        theirs = other.regs
+        if regs != theirs:
+            # Most registers are equal: find the others at C speed, join only those.
+            new = list(regs)
+            for r in compress(range(len(regs)), map(ne, regs, theirs)):
+                joined = domain.join(regs[r], theirs[r])
+                if joined != regs[r]:
+                    new[r] = joined
+                    changed = True
+            regs = tuple(new)
         unassigned = self.unassigned | other.unassigned
         never = self.never & other.never
         changed |= unassigned != self.unassigned or never != self.never
