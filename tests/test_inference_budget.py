@@ -18,6 +18,7 @@ from psl.infer.flow import PEEL_DEPTH, WORK_FLOOR, WORK_PER_INSTRUCTION, analyse
 from psl.infer.loops import COUNT_FLOOR, COUNT_PER_INSTRUCTION, count_budget, loop_costs
 from psl.registry import LIMITS
 from tests import progen
+from tests.conftest import corpus_programs, valid_programs, warning_cases
 
 #: deepest nest the bracket limit allows: `fun f(a) {` holds one brace and the innermost
 #: condition one parenthesis
@@ -70,6 +71,21 @@ def test_nests_up_to_the_nesting_limit_stay_within_budget(kind: str):
     # work per instruction grows at most linearly with the depth, and stays well inside the
     # budget's constant even at the limit.
     assert ratios[DEEPEST] < WORK_PER_INSTRUCTION / 2, ratios
+
+
+def test_the_corpus_is_far_from_the_budgets():
+    """The corpus costs at most 2.5 instructions run per instruction (0.6% of the budget)
+    and 84 counting steps; no program of it or of the test programs meets N003 but the
+    one written to."""
+    for path in corpus_programs():
+        done, limit, counted, count_limit, codes = work(path.read_text(encoding="utf-8"))
+        assert done <= limit // 50 and counted <= count_limit // 50, path.name
+        assert "N003" not in codes, path.name
+    for case in warning_cases():
+        has = any(e.code == "N003" for e in case.expected)
+        assert has == (case.name == "loop_counting_over_budget"), case.name
+    for path in valid_programs():
+        assert "N003" not in work(path.read_text(encoding="utf-8"))[4], path.name
 
 
 def test_the_issue_s_program_is_quick():
