@@ -387,3 +387,20 @@ def test_a_deep_nest_does_not_hold_up_requests(lsp: Client) -> None:
     diags = lsp.wait_for("textDocument/publishDiagnostics", newest)["diagnostics"]
     assert versions == [2]  # version 1's analysis was cancelled, never published
     assert "W008" in {d["code"] for d in diags} and "N003" not in {d["code"] for d in diags}
+
+
+def test_inlay_hints_are_asked_again_after_an_analysis() -> None:
+    """A client that can refresh inlay hints is asked to once each analysis is done (hints
+    asked for meanwhile came from the quick analysis, without widths)."""
+    if types is None:
+        pytest.skip("the lsp extra (pygls, lsprotocol) is not installed")
+    client = Client.start()
+    try:
+        client.initialize({"workspace": {"inlayHint": {"refreshSupport": True}}})
+        client.open("file:///work/refresh.psl", DYNAMIC, 1)
+        client.diagnostics("file:///work/refresh.psl", 1)
+        methods = []
+        while "workspace/inlayHint/refresh" not in methods:  # a request: it has no params
+            methods.append(client.notifications.get(timeout=client.timeout).get("method"))
+    finally:
+        assert client.shutdown() == 0

@@ -74,6 +74,11 @@ class PslLanguageServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=job.uri, diagnostics=found,
                                            version=job.version))
+        # Hints asked for while the analysis ran had no widths: ask the editor again.
+        workspace = self.client_capabilities.workspace
+        hints = workspace.inlay_hint if workspace is not None else None
+        if hints is not None and hints.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
 
     def schedule(self, uri: str) -> None:
         old = self.timers.pop(uri, None)
