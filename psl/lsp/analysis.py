@@ -11,6 +11,7 @@ from the last finished full analysis when it is of the current text.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -51,8 +52,12 @@ class Analyses:
         job = self.jobs[uri] = Job(uri, text, version, encoding)
         loop = asyncio.get_running_loop()
         job.future = self.executor.submit(_run, job)
-        job.future.add_done_callback(
-            lambda f: loop.call_soon_threadsafe(self._finished, job, f))
+
+        def back_on_the_loop(future: Future) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server exits
+                loop.call_soon_threadsafe(self._finished, job, future)
+
+        job.future.add_done_callback(back_on_the_loop)
         return job
 
     def cancel(self, uri: str) -> None:
