@@ -170,9 +170,16 @@ def test_loop_counting_stops_at_its_budget():
     assert sorted(c.iterations is None for c in costs) == [False, False, True]
 
 
-def test_export_refuses_an_incomplete_inference(monkeypatch):
+def test_an_incomplete_inference_offers_no_widths(monkeypatch):
+    """The compile goes on: its program is the same, N003 is its only note, and there are
+    no widths for `psl check --widths`, the editor or `psl export`."""
     import psl.infer.flow as flow_module
 
+    source = nest("for", 6)
+    full = compile_source(source)
     monkeypatch.setattr(flow_module, "budget", lambda n: 5)
-    with pytest.raises(ExportError, match="N003"):
-        lower(nest("for", 6))
+    result = compile_source(source)
+    assert result.ok and result.unwrap().to_bytes() == full.unwrap().to_bytes()
+    assert result.inference is None and [d.code for d in result.diagnostics] == ["N003"]
+    with pytest.raises(ExportError, match="widths could not be inferred"):
+        lower(source)
