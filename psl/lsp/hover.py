@@ -77,7 +77,7 @@ def _describe(doc: Document, tok: Token, k: int) -> str:
     elif doc.result.inference is None and not doc.result.ok:
         width = f"`{tok.text}`: widths are inferred when the program compiles"
     elif doc.result.inference is None:  # a quick analysis (psl/lsp/analysis.py), or N003
-        width = f"`{tok.text}`: widths not inferred (yet: the analysis is still running)"
+        width = f"`{tok.text}`: no widths yet (the analysis is running, or N003 stopped it)"
     else:
         width = f"`{tok.text}`: no width inferred here (code that never runs?)"
     return f"{what}{where}\n\n{width}"
