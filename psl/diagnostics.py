@@ -89,6 +89,9 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("N002", "width inference stopped on an internal error ({error}); the program "
                "compiles as usual, without the width checks",
        "a bug in psl's width inference"),
+    _k("N003", "width inference ran out of its work budget ({budget} steps for {count} "
+               "instructions) at this loop; {what}",
+       "loops that cost the width inference more work than its budget"),
 )}
 
 

@@ -349,3 +349,58 @@ def test_vsix_contains_the_generated_grammar() -> None:
     assert "extension/extension.js" in names
     assert "extension/node_modules/vscode-languageclient/package.json" in names
     assert not any("@vscode/vsce/" in n for n in names)  # build tools stay out
+
+
+def _deep_nest(depth: int) -> str:
+    """`depth` nested counted loops in a function called twice: about a second of width
+    inference (tests/test_inference_budget.py counts its work)."""
+    heads = "".join(f"for (let i{k} = 0; i{k} < 2; i{k}++) {{\n" for k in range(depth))
+    return (f"fun f(a) {{\n{heads}a = a - 1;\n" + "}\n" * depth
+            + "a\n}\nlet c = f(3) + f(uv().x);\nfloat4(c, c, 0, 1)\n")
+
+
+def test_a_deep_nest_does_not_hold_up_requests(lsp: Client) -> None:
+    """Requests are answered while a long analysis runs; a newer text cancels it."""
+    other, _ = _open(lsp, "dynamic.psl", DYNAMIC)
+    text = _deep_nest(60)
+    uri = "file:///work/deep_nest.psl"
+    lsp.open(uri, text, 1)
+    lsp.change(uri, text.replace("f(3)", "f(4)"), 2)  # supersedes version 1 at once
+    hover = lsp.at("textDocument/hover", other, *_find(DYNAMIC, "= v;", delta=2))
+    assert "`v: float|float3`" in hover["contents"]["value"]
+    items = lsp.at("textDocument/completion", uri, text.count("\n") - 1, 0)["items"]
+    assert {"f", "c", "sin"} <= {i["label"] for i in items}
+    # Both answers came before the nest's diagnostics: the client reads in order, so a
+    # notification sent before them would be queued already.
+    queued = [m for m in list(lsp.notifications.queue)
+              if m.get("method") == "textDocument/publishDiagnostics"
+              and m["params"]["uri"] == uri]
+    assert queued == []
+    versions: list[int] = []
+
+    def newest(params: dict) -> bool:
+        if params["uri"] != uri:
+            return False
+        versions.append(params.get("version"))
+        return params.get("version") == 2
+
+    diags = lsp.wait_for("textDocument/publishDiagnostics", newest)["diagnostics"]
+    assert versions == [2]  # version 1's analysis was cancelled, never published
+    assert "W008" in {d["code"] for d in diags} and "N003" not in {d["code"] for d in diags}
+
+
+def test_inlay_hints_are_asked_again_after_an_analysis() -> None:
+    """A client that can refresh inlay hints is asked to once each analysis is done (hints
+    asked for meanwhile came from the quick analysis, without widths)."""
+    if types is None:
+        pytest.skip("the lsp extra (pygls, lsprotocol) is not installed")
+    client = Client.start()
+    try:
+        client.initialize({"workspace": {"inlayHint": {"refreshSupport": True}}})
+        client.open("file:///work/refresh.psl", DYNAMIC, 1)
+        client.diagnostics("file:///work/refresh.psl", 1)
+        methods = []
+        while "workspace/inlayHint/refresh" not in methods:  # a request: it has no params
+            methods.append(client.notifications.get(timeout=client.timeout).get("method"))
+    finally:
+        assert client.shutdown() == 0

@@ -16,11 +16,12 @@ from tests import progen
 
 VM_SEEDS = range(160)  # tests/test_hlsl_vm.py: RANDOM_PROGRAMS
 COMPILER_SEEDS = range(320)  # tests/test_hlsl_vm.py: SHARED_PROGRAMS (the C# test runs more)
+DEEP_SEEDS = range(60)  # tests/test_width_inference.py, tests/test_udonsharp_diff.py
 
 
 @functools.cache
 def compiled(mode: str, valid: bool) -> tuple[tuple[str, CompileResult], ...]:
-    seeds = VM_SEEDS if mode == "vm" else COMPILER_SEEDS
+    seeds = {"vm": VM_SEEDS, "deep": DEEP_SEEDS}.get(mode, COMPILER_SEEDS)
     return tuple((s, compile_source(s)) for s in (progen.generate(k, valid, mode)
                                                   for k in seeds))
 
@@ -61,7 +62,7 @@ def test_valid_programs_compile(mode):
         assert ok >= 0.95 * len(results)
 
 
-@pytest.mark.parametrize("mode", progen.MODES)
+@pytest.mark.parametrize("mode", ["compiler", "vm"])  # deep mode is about statements
 def test_every_builtin_and_operator(mode):
     seen = calls_and_operators(compiled(mode, True))
     callable_ = {b.name for b in registry.BUILTINS if not b.internal}
@@ -100,3 +101,25 @@ def test_invalid_programs_are_mostly_errors(mode):
     firsts = collections.Counter(r.diagnostics[0].code for _, r in results if r.diagnostics)
     assert sum(not r.ok for _, r in results) >= 0.85 * len(results)
     assert len([c for c in firsts if c.startswith("E")]) >= 10, firsts
+
+
+def test_deep_mode_nests_loops_and_else_if_chains():
+    """Deep mode reaches what the width inference's budget is tested on: loops nested many
+    levels deep, long `else if` chains, and loops inlined from functions called twice."""
+    results = compiled("deep", True)
+    depths = []
+    for _source, result in results:
+        if result.inference is None:
+            continue
+        loops = result.inference.flow.loops
+        deepest = 0
+        for loop in loops:
+            depth, up = 1, loop.parent
+            while up is not None:
+                depth, up = depth + 1, loops[up].parent
+            deepest = max(deepest, depth)
+        depths.append(deepest)
+    assert max(depths) >= 15 and sum(d >= 5 for d in depths) >= len(depths) // 3, depths
+    sources = [s for s, _ in results]
+    assert sum(s.count("} else if (") >= 5 for s in sources) >= 10
+    assert all(s.count("fun ") >= 1 for s in sources)

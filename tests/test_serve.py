@@ -155,6 +155,48 @@ def test_compile_slots_equal_psl_compile(name: str) -> None:
     with_client(body)
 
 
+def _deep_nest(depth: int, start: int) -> str:
+    """Nested counted loops in a function called twice: about a second of width inference."""
+    heads = "".join(f"for (let i{k} = 0; i{k} < 2; i{k}++) {{\n" for k in range(depth))
+    return (f"fun f(a) {{\n{heads}a = a - 1;\n" + "}\n" * depth
+            + f"a\n}}\nlet c = f({start}) + f(uv().x);\nfloat4(c, c, 0, 1)\n")
+
+
+def test_a_burst_of_compiles_runs_only_the_newest() -> None:
+    """Four compiles posted while each is slow: the first is stopped, the two in between
+    never start, and only the newest runs to the end, on the one compile thread."""
+    from psl.serve.app import COMPILES
+
+    async def body(client: TestClient) -> None:
+        compiles = client.app[COMPILES]
+
+        async def until(done: Callable[[], bool]) -> None:
+            for _ in range(2000):
+                if done():
+                    return
+                await asyncio.sleep(0.005)
+            raise AssertionError("timed out")
+
+        async def post(source: str) -> tuple[int, dict]:
+            resp = await post_json(client, "/api/compile", {"source": source})
+            return resp.status, await resp.json()
+
+        posts = []
+        for k in range(4):
+            posts.append(asyncio.create_task(post(_deep_nest(60, k))))
+            await until(lambda k=k: compiles.newest == k + 1)  # in this order
+            if k == 0:
+                await until(lambda: compiles.started == 1)  # the first is running
+        replies = await asyncio.gather(*posts)
+        assert [status for status, _ in replies] == [409, 409, 409, 200]
+        assert all(reply.get("superseded") for _, reply in replies[:3])
+        newest = replies[3][1]
+        assert newest["ok"] and "W008" in {d["code"] for d in newest["diagnostics"]}
+        assert (compiles.started, compiles.finished) == (2, 1)
+        assert len(compiles.executor._threads) == 1  # no thread per request
+    with_client(body)
+
+
 def test_compile_matches_the_cli_bytes(tmp_path: Path) -> None:
     src = tmp_path / "p.psl"
     src.write_text(GOOD)

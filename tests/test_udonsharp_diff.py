@@ -165,6 +165,13 @@ def test_generated_invalid_programs(host):
     assert mismatches(host, sources) == []
 
 
+def test_generated_deep_programs(host):
+    """Control flow many levels deep and wide (progen mode "deep"), valid and mutated."""
+    sources = progen.generate_many(40, valid=True, mode="deep")
+    sources += progen.generate_many(20, valid=False, mode="deep")
+    assert mismatches(host, sources) == []
+
+
 def test_long_literals(host):
     """Literals beyond the fast path (> 16 digits, float32 midpoints) round like psl."""
     from decimal import Decimal, getcontext

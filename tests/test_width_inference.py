@@ -26,6 +26,7 @@ from psl.vm import values as vmv
 from psl.vm.inputs import Inputs
 from psl.vm.machine import Frame, decode
 from psl.vm.samples import reference_inputs
+from tests import progen
 from tests.conftest import corpus_programs
 from tests.progen.widths import width_program
 
@@ -76,6 +77,18 @@ def test_generated_programs_are_sound():
         exact += inferred == seen
     # not a bound on precision, a guard that the test exercises both kinds of result
     assert static > 100 and exact > 150
+
+
+def test_generated_deep_programs_are_sound():
+    """progen's deep mode: loops nested past the contexts' PEEL_DEPTH, long else-if chains,
+    loops inlined from functions called twice (tests/test_inference_budget.py: the work)."""
+    checked = 0
+    for seed in range(30):
+        source = progen.generate(seed, mode="deep")
+        if compile_source(source).ok:
+            check_sound(source)
+            checked += 1
+    assert checked >= 25
 
 
 @settings(max_examples=150, deadline=None, derandomize=True,

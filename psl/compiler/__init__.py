@@ -113,7 +113,8 @@ def _infer(result: CompileResult, spans: list[Span | None], sites: list[tuple]) 
         result.diagnostics.append(make("N002", Span.start(), error=type(exc).__name__,
                                        hint="please report this with the program"))
         return
-    result.inference = inference
+    # Out of budget (N003 says so): no widths to offer, as for a program that does not compile.
+    result.inference = inference if inference.flow.complete else None
     ours = {(d.code, d.span) for d in result.diagnostics}
     new = [d for d in inference.diagnostics if (d.code, d.span) not in ours]
     result.diagnostics = sorted(

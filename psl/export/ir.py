@@ -463,6 +463,8 @@ def build(result: CompileResult) -> Program:
     if program is None or inference is None:
         raise ExportError("the program has errors or its widths could not be inferred")
     flow = inference.flow
+    if not flow.complete:
+        raise ExportError("the width inference ran out of its work budget (N003)")
     if not flow.code:
         return Program({0: Block(0, (), [], Jump(None, False, None))}, [], [], 4,
                        source=result)

@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from psl.bytecode import Instruction
-from psl.diagnostics import Diagnostic, Span
+from psl.diagnostics import Diagnostic, Span, make
 from psl.infer import domain
 from psl.infer.flow import Flow, analyse
+from psl.infer.graph import Loop
 from psl.infer.lints import lint
-from psl.infer.loops import LoopCost, loop_costs, loop_findings
+from psl.infer.loops import Counting, LoopCost, loop_costs, loop_findings
 from psl.registry import Op
 
 
@@ -32,6 +33,8 @@ class Inference:
     #: call path of each instruction (outermost call first), register -> variable name
     sites: Sequence[tuple] = ()
     names: dict[int, str] = field(default_factory=dict)
+    #: the loop counting's work and budget (None when the fixed point did not finish)
+    counting: Counting | None = None
 
     def _binds(self, k: int) -> bool:
         """Whether instruction k is a SETVAR that binds a parameter at a call: the linker
@@ -114,19 +117,51 @@ class Inference:
 
 def infer(instructions: list[Instruction], registers: int, spans: Sequence[Span | None],
           sites: Sequence[tuple], names: dict[int, str],
-          final_span: Span | None = None) -> Inference:
+          final_span: Span | None = None, limit: int | None = None) -> Inference:
     """Infer the program's widths and constants; `spans[k]`, `sites[k]`: the source and
-    call path of instruction k; `names`: register -> variable name."""
-    flow = analyse(instructions, registers)
+    call path of instruction k; `names`: register -> variable name; `limit`: the work
+    budget (default flow.budget(len(instructions)))."""
+    flow = analyse(instructions, registers, limit)
     final = domain.width_set(flow.final) if flow.final is not None else frozenset()
-    costs = loop_costs(flow)
+    if not flow.complete:
+        result = Inference(flow, frozenset(), [], spans, sites=sites, names=names)
+        result.diagnostics = [_out_of_budget(flow, flow.flattened, spans)]
+        return result
+    costs, counting = loop_costs(flow)
     result = Inference(flow, final, costs, spans, sites=sites, names=names)
+    result.counting = counting
     assigned = {d.n for d in flow.code if d.op == Op.SETVAR}
     found = lint(flow, spans, sites, names, final_span, assigned)
     for code, k, fields, hint in loop_findings(costs):
         found.add(code, k, spans[k] if k < len(spans) else None, hint, **fields)
     result.diagnostics = found.diagnostics(spans)
+    if flow.flattened is not None:
+        result.diagnostics.insert(0, _out_of_budget(
+            flow, flow.flattened, spans, "the loops inside it are analysed without their "
+            "first iterations, so the width checks there know fewer constants"))
+    if counting.uncounted:
+        more = len(counting.uncounted) - 1
+        others = f" and {more} other loop{'s' if more > 1 else ''}" if more else ""
+        result.diagnostics.insert(0, _out_of_budget(
+            flow, min(counting.uncounted, key=lambda lp: lp.header), spans,
+            f"the iterations of this loop{others} are not counted, so they are not "
+            "checked against the jump budget (W008)", counting.limit,
+            "count fewer constant iterations in all: merge loops, or bound them by "
+            "something that is not a constant"))
     return result
+
+
+def _out_of_budget(flow: Flow, loop: Loop | None, spans: Sequence[Span | None],
+                   what: str = "the program compiles as usual, without the width checks",
+                   budget: int | None = None,
+                   hint: str = "nest fewer loops inside one another") -> Diagnostic:
+    """N003 at the loop where the budget ran out (its test: the `while` or `for`)."""
+    span = None
+    if loop is not None:
+        k = flow.starts[loop.header + 1] - 1
+        span = spans[k] if k < len(spans) else None
+    return make("N003", span or Span.start(), count=len(flow.code), what=what,
+                budget=flow.budget if budget is None else budget, hint=hint)
 
 
 __all__ = ["Inference", "infer"]

@@ -90,8 +90,8 @@ TOP: Val = (ANY_PATTERN, None)
 
 
 def join(a: Val, b: Val) -> Val:
-    if a is b:
-        return a
+    if a is b or a == b:
+        return a  # the same object again, so later joins take the `is` path
     return (a[0] | b[0], a[1] if a[1] == b[1] else None)
 
 

@@ -6,7 +6,12 @@ and which registers may not have been assigned yet. States are kept apart per *c
 the set of enclosing loops that are in their first iteration. Peeling the first iteration
 this way keeps the constants of a loop's start (`for (i = 0; i < 8; i++)` enters with
 i = 0, so its body certainly runs) and keeps "assigned in the loop" facts for the code
-after a loop that certainly ran. Contexts double per nested loop; programs nest a few deep.
+after a loop that certainly ran. A context keeps the bits of the PEEL_DEPTH innermost loops
+around a block only (the outer ones merge), so contexts do not double per nested loop.
+
+The fixed point's work (instructions run) has a budget linear in the program's size
+(`budget`). A loop nest that runs it out is analysed again without peeling (one context);
+if that runs out too, the flow is left incomplete and the checks are skipped (N003).
 
 Where two paths meet with different stack depths (a value left in an `if`, W005), the
 stack is aligned at its top, which is where pops read; entries below the shorter one are
@@ -16,9 +21,14 @@ that does not is reported by the loop checks instead.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import struct
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 
 from psl import registry
 from psl.bytecode import Instruction, jump_target, operand_number, set_mask_lanes
@@ -33,6 +43,50 @@ _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
 
 
 _DEPTHS = 4  # distinct stack depths kept apart at one block and context
+
+#: first-iteration bits a context keeps: those of the innermost loops around a block, this
+#: many; a `for` needs only its own bit to count its iterations, and no program of the corpus
+#: or the tests nests more than two loops (their results are the same as with every bit)
+PEEL_DEPTH = 2
+#: the fixed point's work budget: instructions run per instruction of the program, plus a
+#: floor for tiny programs. The corpus needs at most 3 per instruction, a nest of 60 `while`
+#: loops 11 and one of 60 `for` loops 116 (docs/width-inference.md).
+WORK_PER_INSTRUCTION = 200
+WORK_FLOOR = 20_000
+
+
+def budget(instructions: int) -> int:
+    """Instructions the fixed point may run for a program of this many instructions."""
+    return WORK_FLOOR + WORK_PER_INSTRUCTION * instructions
+
+
+class OutOfBudget(Exception):
+    """The fixed point ran more instructions than its budget."""
+
+
+class Cancelled(BaseException):
+    """The caller abandoned the analysis (`psl lsp`: a newer edit came). A BaseException, so
+    the compiler's guard against inference bugs (N002) lets it through."""
+
+
+_caller = threading.local()
+
+
+@contextlib.contextmanager
+def cancellable(stop: threading.Event) -> Iterator[None]:
+    """Analyses run in this thread inside the block stop soon after `stop` is set, raising
+    Cancelled."""
+    _caller.stop = stop
+    try:
+        yield
+    finally:
+        _caller.stop = None
+
+
+def check_cancelled() -> None:
+    stop = getattr(_caller, "stop", None)
+    if stop is not None and stop.is_set():
+        raise Cancelled
 
 
 class Decoded:
@@ -111,10 +165,16 @@ class State:
             changed = True
         changed |= deep != self.deep
         regs = self.regs
-        if regs != other.regs:
-            regs = tuple(a if a == b else domain.join(a, b)
-                         for a, b in zip(regs, other.regs, strict=True))
-            changed |= regs != self.regs
+        theirs = other.regs
+        if regs != theirs:
+            # Most registers are equal: find the others at C speed, join only those.
+            new = list(regs)
+            for r in compress(range(len(regs)), map(ne, regs, theirs)):
+                joined = domain.join(regs[r], theirs[r])
+                if joined != regs[r]:
+                    new[r] = joined
+                    changed = True
+            regs = tuple(new)
         unassigned = self.unassigned | other.unassigned
         never = self.never & other.never
         changed |= unassigned != self.unassigned or never != self.never
@@ -155,6 +215,14 @@ class Flow:
     seen: dict[int, Seen] = field(default_factory=dict)  # instruction -> what was seen
     final: Val | None = None  # the popped result, None if no path ends
     ends: bool = False
+    #: instructions run by the fixed point (every attempt), and the budget they had
+    work: int = 0
+    budget: int = 0
+    #: the outermost loop of the nest that ran out the budget (None: none did); its loops
+    #: were then analysed without peeling
+    flattened: Loop | None = None
+    #: False when the unpeeled attempt ran out too: no states, no checks
+    complete: bool = True
 
     def header_states(self, loop: Loop, first: bool) -> list[State]:
         bit = 1 << loop.index
@@ -162,25 +230,66 @@ class Flow:
                 if b == loop.header and bool(ctx & bit) == first]
 
 
-def analyse(instructions: list[Instruction], registers: int) -> Flow:
+def analyse(instructions: list[Instruction], registers: int,
+            limit: int | None = None) -> Flow:
+    """The fixed point of the program's states; `limit`: the work budget (default
+    budget(len(instructions)))."""
     code = decode(instructions)
     starts, edges = basic_blocks(len(code), {k: (d.op == _CONDJUMP, d.n)
                                              for k, d in enumerate(code)
                                              if d.op == _JUMP or d.op == _CONDJUMP})
     loops = loop_nest([tuple(t for t, _ in e if t is not None) for e in edges])
     flow = Flow(code, edges, starts, loops, {k: b for b, k in enumerate(starts[:-1])})
+    flow.budget = budget(len(code)) if limit is None else limit
     if not code:
         flow.final, flow.ends = ZERO, True
         return flow
     nblocks = len(edges)
     member = [0] * nblocks  # bit l: block in loop l
     header_of = [-1] * nblocks
-    for lp in loops:
+    innermost = [-1] * nblocks  # the innermost loop around each block
+    for lp in loops:  # outer loops first, so inner ones overwrite
         header_of[lp.header] = lp.index
         for b in lp.members:
             member[b] |= 1 << lp.index
+            innermost[b] = lp.index
+    keep = [0] * nblocks  # bits a context keeps at each block
+    for b in range(nblocks):
+        lp, depth = innermost[b], 0
+        while lp >= 0 and depth < PEEL_DEPTH:
+            keep[b] |= 1 << lp
+            parent = loops[lp].parent
+            lp, depth = (-1 if parent is None else parent), depth + 1
     nreg = max(registers, 1 + max((d.n for d in code if d.op in (_PUSHVAR, _SETVAR)),
                                   default=-1))
+    visits = [0] * nblocks
+    try:
+        _solve(flow, member, header_of, keep, nreg, visits)
+        return flow
+    except OutOfBudget:
+        pass
+    # Flatten the nest where most of the work went: its loops merge every iteration.
+    busiest = max(range(nblocks), key=visits.__getitem__)
+    lp = innermost[busiest]
+    while lp >= 0 and loops[lp].parent is not None:
+        lp = loops[lp].parent  # type: ignore[assignment]
+    nest = loops[lp] if lp >= 0 else None
+    flow.flattened = nest if nest is not None else loops[0] if loops else None
+    for b in (nest.members if nest is not None else range(nblocks)):
+        keep[b] = 0
+    flow.states.clear()
+    try:
+        _solve(flow, member, header_of, keep, nreg, visits)
+    except OutOfBudget:
+        flow.states.clear()
+        flow.complete = False
+    return flow
+
+
+def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int], nreg: int,
+           visits: list[int]) -> None:
+    """Iterate the states to a fixed point and record what each instruction sees; raise
+    OutOfBudget when this attempt runs more than flow.budget instructions."""
     start = State((), False, (ZERO,) * nreg, (1 << nreg) - 1, (1 << nreg) - 1)
 
     def context(u: int, v: int, ctx: int) -> int:
@@ -189,8 +298,10 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
         if h >= 0:
             bit = 1 << h
             ctx = ctx & ~bit if member[u] & bit else ctx | bit
-        return ctx
+        return ctx & keep[v]
 
+    starts = flow.starts
+    limit = flow.work + flow.budget  # each attempt gets the whole budget
     states = flow.states
     runs: dict[tuple[int, int, int], dict[int, Seen]] = {}
     ends: dict[tuple[int, int, int], Val] = {}
@@ -200,10 +311,20 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
     states[key0] = start
     heap = [key0]
     queued = {key0}
+    runs_left = 64  # block runs before the next look at whether the caller gave up
     while heap:
         key = heapq.heappop(heap)
         queued.discard(key)
         b, ctx, _depth = key
+        size = starts[b + 1] - starts[b]
+        if flow.work + size > limit:
+            raise OutOfBudget
+        flow.work += size
+        visits[b] += 1
+        runs_left -= 1
+        if not runs_left:
+            runs_left = 64
+            check_cancelled()
         # What this run sees replaces what the key's earlier runs saw: the last run of a
         # key is the one with its final state.
         runs[key] = rec = {}
@@ -245,7 +366,6 @@ def analyse(instructions: list[Instruction], registers: int) -> Flow:
     for value in ends.values():
         flow.final = value if flow.final is None else domain.join(flow.final, value)
         flow.ends = True
-    return flow
 
 
 def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen]

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from psl.infer import domain
-from psl.infer.flow import Decoded, Flow
+from psl.infer.flow import Decoded, Flow, check_cancelled
 from psl.infer.graph import Loop
 from psl.registry import LIMITS, Op
 
@@ -43,17 +43,42 @@ class LoopCost:
         return self.iterations * self.per_iteration + 1
 
 
-def loop_costs(flow: Flow) -> list[LoopCost]:
-    """Costs of every loop, inner loops before the loops around them."""
+#: The counting's work budget: condition and update instructions run over every loop. One
+#: loop may run SIMULATED iterations, so sixty loops in a row would run a million; the floor
+#: lets any one loop of the corpus and the tests be counted to its cap (the most, 24,000).
+COUNT_FLOOR = 100_000
+COUNT_PER_INSTRUCTION = 100
+
+
+def count_budget(instructions: int) -> int:
+    return COUNT_FLOOR + COUNT_PER_INSTRUCTION * instructions
+
+
+class Counting:
+    """The counting's work so far; the loops left uncounted (iterations None) once it
+    reached its budget."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.work = 0
+        self.uncounted: list[Loop] = []
+
+
+def loop_costs(flow: Flow, limit: int | None = None) -> tuple[list[LoopCost], Counting]:
+    """Costs of every loop, inner loops before the loops around them, and the counting's
+    work (`limit`: its budget, default count_budget(instructions))."""
+    counting = Counting(count_budget(len(flow.code)) if limit is None else limit)
     costs: dict[int, LoopCost] = {}
     for loop in reversed(flow.loops):
-        cost = _cost(flow, loop, costs)
+        check_cancelled()
+        cost = _cost(flow, loop, costs, counting)
         if cost is not None:
             costs[loop.index] = cost
-    return [costs[i] for i in sorted(costs, reverse=True)]
+    return [costs[i] for i in sorted(costs, reverse=True)], counting
 
 
-def _cost(flow: Flow, loop: Loop, inner: dict[int, LoopCost]) -> LoopCost | None:
+def _cost(flow: Flow, loop: Loop, inner: dict[int, LoopCost], counting: Counting
+          ) -> LoopCost | None:
     h = loop.header
     test = flow.starts[h + 1] - 1
     d = flow.code[test]
@@ -64,7 +89,7 @@ def _cost(flow: Flow, loop: Loop, inner: dict[int, LoopCost]) -> LoopCost | None
         return None  # not the compiler's loop shape
     per = _fewest_jumps(flow, loop, inner)
     never = _never_ends(flow, loop, test)
-    iterations = None if never else _iterations(flow, loop, test, per)
+    iterations = None if never else _iterations(flow, loop, test, per, counting)
     return LoopCost(loop, test, iterations, per, never)
 
 
@@ -120,7 +145,8 @@ def _never_ends(flow: Flow, loop: Loop, test: int) -> str:
     return "its condition is always true"
 
 
-def _iterations(flow: Flow, loop: Loop, test: int, per: int) -> int | None:
+def _iterations(flow: Flow, loop: Loop, test: int, per: int, counting: Counting
+                ) -> int | None:
     """Iterations before the condition fails, run on constants; LIMITS.jumps + 1 (more
     than the budget allows) when it does not fail in time; None when not constant."""
     code = flow.code
@@ -151,7 +177,13 @@ def _iterations(flow: Flow, loop: Loop, test: int, per: int) -> int | None:
     # Count exactly up to a few times what the budget holds (the message gives the real
     # count), and no further: the counting is plain Python.
     cap = min(SIMULATED, 4 * (LIMITS.jumps // per + 1))
+    step = len(cond_code) + sum(len(ups) for ups in updates.values())
     for count in range(cap + 1):
+        counting.work += step
+        if counting.work > counting.limit:
+            counting.work -= step
+            counting.uncounted.append(loop)
+            return None
         cond = _evaluate(cond_code, values)
         if cond is None or cond[1] is None:
             return None
@@ -271,4 +303,4 @@ def loop_findings(costs: Sequence[LoopCost]) -> list[tuple[str, int, dict[str, o
     return out
 
 
-__all__ = ["LoopCost", "loop_costs", "loop_findings"]
+__all__ = ["Counting", "LoopCost", "count_budget", "loop_costs", "loop_findings"]

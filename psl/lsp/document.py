@@ -78,9 +78,13 @@ def _by_position(widths: dict[Span, frozenset[int]]) -> dict[tuple[int, int], fr
 MAX_SCANNED = 4 * LIMITS.source_chars
 
 
-def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> Document:
+def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16,
+            lint: bool = True) -> Document:
+    """`lint=False`: without width inference and its checks (quick, for answering requests
+    while the full analysis runs: psl/lsp/analysis.py)."""
     tokens = scan(text, lenient=True)[0] if len(text) <= MAX_SCANNED else []
-    return Document(uri, text, LineIndex(text, encoding), tokens, compile_source(text))
+    return Document(uri, text, LineIndex(text, encoding), tokens,
+                    compile_source(text, lint=lint))
 
 
 def token_at(doc: Document, offset: int) -> Token | None:

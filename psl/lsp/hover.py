@@ -74,8 +74,10 @@ def _describe(doc: Document, tok: Token, k: int) -> str:
     if ws:
         note = " (depends on the path taken)" if len(ws) > 1 else ""
         width = f"`{tok.text}: {width_name(ws)}` here{note}"
-    elif doc.result.inference is None:
+    elif doc.result.inference is None and not doc.result.ok:
         width = f"`{tok.text}`: widths are inferred when the program compiles"
+    elif doc.result.inference is None:  # a quick analysis (psl/lsp/analysis.py), or N003
+        width = f"`{tok.text}`: no widths yet (the analysis is running, or N003 stopped it)"
     else:
         width = f"`{tok.text}`: no width inferred here (code that never runs?)"
     return f"{what}{where}\n\n{width}"

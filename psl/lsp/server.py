@@ -1,6 +1,8 @@
 """The PSL language server (pygls): one `Document` per open text, rebuilt when the text
-changes, and every feature answered from it. Handlers never let an exception out: on
-text that breaks a feature the server logs it and answers with nothing."""
+changes, and every feature answered from it. The full analysis (width inference included)
+runs off the request path (psl/lsp/analysis.py): requests never wait for it. Handlers never
+let an exception out: on text that breaks a feature the server logs it and answers with
+nothing."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 from psl._version import __version__
 from psl.fmt import FormatError
 from psl.lsp import completion, editing, hover, navigation
+from psl.lsp.analysis import Analyses, Job
 from psl.lsp.diagnostics import diagnostics
 from psl.lsp.document import Document, analyse
 from psl.lsp.guard import GuardedProtocol, GuardedReader, NotOpen, opened_text
@@ -32,30 +35,53 @@ F = TypeVar("F", bound=Callable[..., Any])
 class PslLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("psl", __version__, protocol_cls=GuardedProtocol)
-        self.documents: dict[str, Document] = {}
+        self.documents: dict[str, Document] = {}  # the last finished full analysis
+        self.quick: dict[str, Document] = {}  # the current text without width inference
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.analyses = Analyses(self.finished)
+
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
 
     def document(self, uri: str) -> Document:
+        """What requests are answered from, without waiting for an analysis: the last full
+        analysis when it is of the current text, else a quick one of the current text."""
         text, _ = opened_text(self.workspace, uri)  # NotOpen: never read from disk
         doc = self.documents.get(uri)
-        if doc is None or doc.text != text:
-            encoding = str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
-            doc = analyse(uri, text, encoding)
-            self.documents[uri] = doc
-        return doc
+        if doc is not None and doc.text == text:
+            return doc
+        quick = self.quick.get(uri)
+        if quick is None or quick.text != text:
+            quick = self.quick[uri] = analyse(uri, text, self.encoding(), lint=False)
+        return quick
 
     def publish(self, uri: str) -> None:
+        """Start the full analysis of the current text; `finished` publishes it."""
         self.timers.pop(uri, None)
         try:
-            _, version = opened_text(self.workspace, uri)
-            found = diagnostics(self.document(uri))
+            text, version = opened_text(self.workspace, uri)
+            self.analyses.start(uri, text, version, self.encoding())
         except NotOpen:
             return
         except Exception:  # a crash here would end the server's diagnostics for good
             log.exception("diagnostics failed for %s", uri)
+
+    def finished(self, job: Job, doc: Document) -> None:
+        self.documents[job.uri] = doc
+        self.quick.pop(job.uri, None)
+        try:
+            found = diagnostics(doc)
+        except Exception:
+            log.exception("diagnostics failed for %s", job.uri)
             return
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=version))
+            types.PublishDiagnosticsParams(uri=job.uri, diagnostics=found,
+                                           version=job.version))
+        # Hints asked for while the analysis ran had no widths: ask the editor again.
+        workspace = self.client_capabilities.workspace
+        hints = workspace.inlay_hint if workspace is not None else None
+        if hints is not None and hints.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
 
     def schedule(self, uri: str) -> None:
         old = self.timers.pop(uri, None)
@@ -96,6 +122,8 @@ def create_server() -> PslLanguageServer:
     def did_close(ls: PslLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.documents.pop(uri, None)
+        ls.quick.pop(uri, None)
+        ls.analyses.cancel(uri)
         timer = ls.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
@@ -182,4 +210,8 @@ def main() -> None:
     """Serve on stdin/stdout until the client says exit."""
     import sys
 
-    create_server().start_io(GuardedReader(sys.stdin.buffer))  # type: ignore[arg-type]
+    server = create_server()
+    try:
+        server.start_io(GuardedReader(sys.stdin.buffer))  # type: ignore[arg-type]
+    finally:
+        server.analyses.close()  # a running analysis stops instead of holding up the exit

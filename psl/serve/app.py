@@ -8,7 +8,8 @@ GET  /api/vrchat.json      the "for VRChat" view's facts: source limit, trusted 
 GET  /api/shader/{name}    the generated WebGL2 VM (vm.frag)
 GET  /api/program          the program: FILE's text and version, or the default program
 POST /api/compile          {"source"[, "native": true]} -> diagnostics and base64 float32
-                           slots (and the exported GLSL, or why not, with "native")
+                           slots (and the exported GLSL, or why not, with "native"); 409
+                           {"superseded": true} when a newer compile came first
 POST /api/save             {"source", "base_version", "overwrite"} -> saved, or 409 conflict
 GET  /api/events           websocket: {"type": "file", "source", "version"} on disk changes
 """
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from psl.serve.build import compile_reply, reference_settings
+from psl.serve.build import reference_settings
+from psl.serve.compiles import Compiles
 from psl.serve.files import ProgramFile, UnsafePath, content_type, static_file
 from psl.serve.language import language_description
 from psl.serve.shader import ShaderUnavailable, shader_sources
@@ -55,6 +57,7 @@ class ServeOptions:
 PROGRAM_FILE = web.AppKey("program_file", ProgramFile)
 OPTIONS = web.AppKey("options", ServeOptions)
 SOCKETS = web.AppKey("sockets", set)
+COMPILES = web.AppKey("compiles", Compiles)
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -170,11 +173,12 @@ async def program(request: web.Request) -> web.Response:
 
 async def compile_(request: web.Request) -> web.Response:
     body = await _json_body(request)
-    # Compiling is CPU work of up to a few hundred ms: keep the event loop (websockets,
-    # other requests) responsive.
-    loop = asyncio.get_running_loop()
-    reply = await loop.run_in_executor(None, compile_reply, body["source"],
-                                       body.get("native") is True)
+    # Compiling is CPU work of up to a second: it runs on the compile worker, off the event
+    # loop (websockets, other requests), and a newer request supersedes it (compiles.py).
+    reply = await request.app[COMPILES].compile(body["source"], body.get("native") is True)
+    if reply is None:
+        return web.json_response({"error": "superseded by a newer compile request",
+                                  "superseded": True}, status=409)
     return web.json_response(reply)
 
 
@@ -244,6 +248,10 @@ async def _close_sockets(app: web.Application) -> None:
         await ws.close(code=1001, message=b"psl serve stopped")
 
 
+async def _stop_compiles(app: web.Application) -> None:
+    app[COMPILES].close()
+
+
 async def not_found(request: web.Request) -> web.Response:
     return _error(404, "no such page")
 
@@ -253,10 +261,12 @@ def create_app(options: ServeOptions | None = None) -> web.Application:
     app = web.Application(middlewares=[guard], client_max_size=options.max_body)
     app[OPTIONS] = options
     app[SOCKETS] = set()
+    app[COMPILES] = Compiles()
     if options.program is not None:
         app[PROGRAM_FILE] = ProgramFile(options.program)
     app.cleanup_ctx.append(_watcher)
     app.on_shutdown.append(_close_sockets)
+    app.on_cleanup.append(_stop_compiles)
     app.router.add_get("/", index)
     app.router.add_get("/static/{path:.*}", static)
     app.router.add_get("/api/language.json", language)

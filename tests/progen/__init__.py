@@ -1,11 +1,12 @@
-"""Random PSL programs for differential tests: one generator, two modes, valid or not.
+"""Random PSL programs for differential tests: one generator, three modes, valid or not.
 
     generate(seed, valid=True, mode="compiler") -> str
     generate_many(count, valid, start=0, mode="compiler") -> list[str]
 
 Modes (tests/progen/modes.py): "compiler" walks the whole surface syntax (for comparing the
 two compilers); "vm" writes programs whose values flow, with `self()` feedback, loops ended
-by the jump limit and every builtin, AudioLink's included (for comparing the VMs).
+by the jump limit and every builtin, AudioLink's included (for comparing the VMs); "deep"
+nests control flow many levels deep and wide (for the width inference's work budget).
 
 `valid=True` gives a program that follows the grammar and the semantic rules; it usually
 fits the VM limits but is not guaranteed to (very rarely E030/E031). `valid=False` gives
@@ -18,10 +19,10 @@ from __future__ import annotations
 import random
 
 from tests.progen.generator import Generator
-from tests.progen.modes import COMPILER, MODES, VM, Mode
+from tests.progen.modes import COMPILER, DEEP, MODES, VM, Mode
 from tests.progen.mutations import mutate
 
-__all__ = ["COMPILER", "MODES", "VM", "Mode", "generate", "generate_many"]
+__all__ = ["COMPILER", "DEEP", "MODES", "VM", "Mode", "generate", "generate_many"]
 
 
 def generate(seed: int, valid: bool = True, mode: str = "compiler") -> str:

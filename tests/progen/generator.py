@@ -129,16 +129,16 @@ class Generator:
     def statement(self, depth: int, names: list[str]) -> list[str]:
         r = self.rng
         k = r.random()
-        if depth <= 0 or self.budget <= 0 or k < 0.55:
+        if depth <= 0 or self.budget <= 0 or k < self.mode.assign_below:
             return [self.assignment(names) + ";"]
-        if k < 0.75:
+        if k < self.mode.if_below:
             return self.if_chain(depth, names)
         return self.loop(depth, names)
 
     def if_chain(self, depth: int, names: list[str]) -> list[str]:
         r = self.rng
         lines = [f"if ({self.expr(2, names)}) {{", *self.block(depth - 1, names, r.randint(0, 2))]
-        while r.random() < 0.3:
+        while r.random() < self.mode.else_if:
             lines += [f"}} else if ({self.expr(2, names)}) {{",
                       *self.block(depth - 1, names, r.randint(0, 2))]
         if r.random() < 0.5:
@@ -166,6 +166,9 @@ class Generator:
         body = self.block(depth - 1, inner, r.randint(1, 2), last=f"{i} += 1;")
         return [f"{i} = 0;", f"while ({i} < {bound}) {{", *body, "}"]
 
+    def arguments(self, count: int, names: list[str]) -> str:
+        return ", ".join(self.expr(1, names) for _ in range(count))
+
     # ------------------------------------------------------------------ program
     def function(self, index: int) -> list[str]:
         r = self.rng
@@ -173,7 +176,7 @@ class Generator:
         name = r.choice(mode.function_names) + str(index)
         params = r.sample(mode.params, r.randint(0, min(3, len(mode.params))))
         names = [*params, f"t{index}", *mode.function_globals]
-        body = indent(self.statements(1, names, r.randint(0, 3)))
+        body = indent(self.statements(mode.function_nesting, names, r.randint(0, 3)))
         final = self.expr(3, names)
         body.append(f"{INDENT}return {final};" if r.random() < 0.4 else INDENT + final)
         # added after the body: a function calls only earlier ones, so never itself
@@ -186,8 +189,12 @@ class Generator:
         self.budget = r.randint(*mode.budget)
         names = list(mode.globals_)
         definitions = [self.function(k) for k in range(r.choice(mode.function_counts))]
+        calls = [[f"{r.choice(names)} += {name}({self.arguments(n, names)});"]
+                 for name, n in self.functions for _ in range(mode.function_calls)]
         body = [self.statements(mode.nesting, names, 1)
                 for _ in range(r.randint(*mode.statements))]
+        for call in calls:
+            body.insert(r.randint(0, len(body)), call)
         if r.random() < mode.self_feedback:
             g = r.choice(names)
             body.append([f"{g} = {self.lex.builtin(tables.SELF)}({self.expr(2, names)}) * 0.5 "

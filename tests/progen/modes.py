@@ -1,4 +1,4 @@
-"""The two things generated programs are for, as settings of the one generator.
+"""The things generated programs are for, as settings of the one generator.
 
 - `compiler`: the whole surface syntax, to compare the two compilers (tests/
   test_udonsharp_diff.py) and feed the VMs odd but valid shapes: any layout (tabs, CRLF,
@@ -10,6 +10,9 @@
   that never ends and is stopped by the jump limit), a `self()` feedback statement,
   plain numbers, distinct-letter swizzle targets. Every callable builtin, AudioLink's
   included, comes from the registry in both modes.
+- `deep`: control flow many levels deep and wide (nested `while`/`for`/`if`, long `else if`
+  chains, loops in functions called several times), for the width inference's work budget
+  (tests/test_width_inference.py) and the compiler differential (tests/test_udonsharp_diff.py).
 """
 
 from __future__ import annotations
@@ -50,6 +53,17 @@ class Mode:
     block_values: float
     #: chance that the program has no final value (W004)
     no_final: float
+    #: a statement that may nest is an assignment below the first share, an `if` below the
+    #: second, else a loop
+    assign_below: float = 0.55
+    if_below: float = 0.75
+    #: chance of one more `else if` in a chain
+    else_if: float = 0.3
+    #: how deep a function body's statements nest
+    function_nesting: int = 1
+    #: statements `gN += f(...);` the program adds per function, so that its loops are
+    #: inlined that many times (0: functions are called only where expressions happen to)
+    function_calls: int = 0
 
 
 # "X" and "x" differ (names are case-sensitive); one variable shares a builtin's name
@@ -92,4 +106,30 @@ VM = Mode(
     no_final=0.0,
 )
 
-MODES: dict[str, Mode] = {m.name: m for m in (COMPILER, VM)}
+#: deep and wide control flow, for the width inference's work budget (issue 21): nests of
+#: `while`, `for` and `if` many levels deep, long `else if` chains, and functions that hold
+#: loops and are called more than once (each call is inlined with its loops)
+DEEP = Mode(
+    name="deep",
+    wild=False,
+    globals_=("g0", "g1", "g2", "g3"),
+    function_globals=("g0", "g1"),
+    params=("p0", "p1"),
+    function_names=("h",),
+    function_counts=(1, 2, 2, 3),
+    budget=(60, 160),
+    statements=(1, 3),
+    nesting=24,
+    free_loops=0.3,
+    endless_loops=0.0,
+    self_feedback=0.0,
+    block_values=0.03,
+    no_final=0.0,
+    assign_below=0.12,
+    if_below=0.42,
+    else_if=0.75,
+    function_nesting=8,
+    function_calls=2,
+)
+
+MODES: dict[str, Mode] = {m.name: m for m in (COMPILER, VM, DEEP)}
