@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from psl.gen.unity.mesh import MESH_ID
 from psl.gen.unity.serialization import (
     CRT_ID,
     MATERIAL_ID,
@@ -64,7 +65,8 @@ def script_ref(guid: str) -> Flow:
 
 
 def material(name: str, shader_guid: str, textures: Mapping[str, Flow] | None = None,
-             floats: Mapping[str, float] | None = None) -> str:
+             floats: Mapping[str, float] | None = None,
+             keywords: Sequence[str] = ()) -> str:
     tex_envs = [
         {key: {"m_Texture": value, "m_Scale": vec(1, 1), "m_Offset": vec(0, 0)}}
         for key, value in sorted((textures or {}).items())
@@ -76,7 +78,7 @@ def material(name: str, shader_guid: str, textures: Mapping[str, Flow] | None = 
         "m_Shader": ref(SHADER_ID, shader_guid, 3),
         "m_Parent": NULL,
         "m_ModifiedSerializedProperties": 0,
-        "m_ValidKeywords": [],
+        "m_ValidKeywords": sorted(keywords),
         "m_InvalidKeywords": [],
         "m_LightmapFlags": 4,
         "m_EnableInstancingVariants": 0,
@@ -317,6 +319,21 @@ class PrefabAssets:
     load_event: str  # what an example button sends to its ExampleButton
     source_limit: int = 0
     camera_texture: str = ""  # the camera input's RenderTexture (VM material's _Camera)
+    screen_mesh: str = ""  # the screen's Mesh .asset (empty: Unity's built-in Quad)
+    screen_scale: float = 2.0  # the screen's uniform scale (metres across)
+    # more of the prefab, built by other modules (psl.gen.unity.relief: quality buttons)
+    parts: Sequence[Callable[[PrefabBuilder, PrefabParts], None]] = ()
+
+
+@dataclass(frozen=True)
+class PrefabParts:
+    """What a part added by PrefabAssets.parts may hook into."""
+
+    assets: PrefabAssets
+    root: GameObject
+    canvas: GameObject
+    screen: GameObject
+    screen_mesh_filter: int
 
 
 class PrefabBuilder:
@@ -809,10 +826,11 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
     b = PrefabBuilder()
     root = b.add("Shaderception", None, rect=False)
 
-    # Screen: a 2 m quad showing the CRT through the screen material.
-    screen = b.add("Screen", root, rect=False, position=vec(0, 1.6, 0), scale=vec(2, 2, 1))
-    b.component(screen, "MeshFilter", MESH_FILTER, "MeshFilter",
-                {"m_Mesh": builtin_ref("QuadMesh")})
+    # Screen: a 2 m grid (or quad) showing the CRT through the screen material.
+    w = assets.screen_scale
+    screen = b.add("Screen", root, rect=False, position=vec(0, 1.6, 0), scale=vec(w, w, w))
+    mesh = ref(MESH_ID, assets.screen_mesh, 2) if assets.screen_mesh else builtin_ref("QuadMesh")
+    mesh_filter = b.component(screen, "MeshFilter", MESH_FILTER, "MeshFilter", {"m_Mesh": mesh})
     renderer = _mesh_renderer(b, screen, ref(MATERIAL_ID, assets.screen_material, 2), lit=0)
 
     # World-space canvas on the Default layer (VRChat's UI pointer needs a VRC UiShape).
@@ -950,6 +968,8 @@ def shaderception_prefab(assets: PrefabAssets) -> str:
 
         _, backing = _udonsharp(b, go, example_cls, assets, example_fields)
         _button_click(go, image, backing, load_event)
+    for part in assets.parts:
+        part(b, PrefabParts(assets, root, canvas, screen, mesh_filter))
     return b.dump()
 
 

@@ -25,6 +25,8 @@ from psl._version import __version__
 from psl.gen import hlsl, udonsharp
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
+from psl.gen.unity import mesh as um
+from psl.gen.unity import relief
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
 from psl.gen.unity.serialization import BUILTIN_GUIDS, guid_for, guid_references, meta_for
 from psl.resources import unity_package_dir
@@ -36,6 +38,8 @@ DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 LISTING_NAME = "vpm-listing.json"
+MESH_DIR = "Runtime/Meshes"
+FLAT_MATERIAL = "PSL_ScreenFlat"
 
 #: Unity YAML files of the package (their `guid:` references are checked)
 YAML_ASSETS = (".mat", ".asset", ".prefab", ".renderTexture")
@@ -221,10 +225,20 @@ def build_package(options: PackageOptions | None = None) -> Package:
         crt_guids[size] = b.file(f"Runtime/RenderTextures/PSL_CRT_{size}.asset",
                                  ua.custom_render_texture(f"PSL_CRT_{size}", size, vm_mat),
                                  ua.CRT_ID)
+        # the program screens' materials: relief (alpha is the height, as in the original)
         screen_mats[size] = b.file(
             f"Runtime/Materials/PSL_Screen_{size}.mat",
             ua.material(f"PSL_Screen_{size}", shader_guids["Screen.shader"],
-                        {screen_tex: ua.ref(ua.CRT_ID, crt_guids[size], 2)}))
+                        {screen_tex: ua.ref(ua.CRT_ID, crt_guids[size], 2)},
+                        relief.relief_floats(), relief.RELIEF_KEYWORDS))
+    # flat stays available: the same shader without the height mode, for any quad
+    b.file(f"Runtime/Materials/{FLAT_MATERIAL}.mat",
+           ua.material(FLAT_MATERIAL, shader_guids["Screen.shader"],
+                       {screen_tex: ua.ref(ua.CRT_ID, crt_guids[DEFAULT_CRT_SIZE], 2)}))
+    # the relief grids, finest first (the original's TheQuad is the 257 x 257 one)
+    grid_meshes = {side: b.file(f"{MESH_DIR}/{um.mesh_name(side)}.asset",
+                                um.grid_mesh_asset(side), um.MESH_ID)
+                   for side in registry.RELIEF.resolutions}
 
     examples: list[tuple[str, str, str]] = []
     for src in sorted((unity_package_dir() / "Examples").glob("*.psl")):
@@ -246,6 +260,9 @@ def build_package(options: PackageOptions | None = None) -> Package:
         camera_texture=camera_rt,
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
+        screen_mesh=grid_meshes[registry.RELIEF.resolutions[0]],
+        screen_scale=registry.RELIEF.screen_width_m,
+        parts=(relief.QualityButtons(grid_meshes, udonsharp.QUALITY_EVENT),),
     ))
     prefab_guid = b.file(prefab_path, prefab)
 
@@ -269,6 +286,9 @@ def build_package(options: PackageOptions | None = None) -> Package:
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
+        quality_event=udonsharp.QUALITY_EVENT,
+        quality_row=relief.QUALITY_ROW_NAME,
+        grid_meshes=grid_meshes,
     ))
 
     b.file("README.md", _static_text("README.md"))

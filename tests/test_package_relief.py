@@ -1,0 +1,172 @@
+"""The relief screen in the Unity package (issue 24): the grid meshes ship as Mesh assets, the
+prefab's program screen is the finest grid with a relief material, the flat material stays,
+and the quality buttons each put their grid on the screen (ScreenQuality.Apply)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from psl import registry
+from psl.gen import udonsharp
+from psl.gen.unity import mesh
+from psl.gen.unity import package as pkg
+from psl.gen.unity.serialization import BUILTIN_ASSETS, guid_for
+from tests.csharp_support import build as csbuild
+from tests.package_support import body, load_unity_yaml
+
+NAME = pkg.DEFAULT_NAME
+SIDES = registry.RELIEF.resolutions
+
+
+@pytest.fixture(scope="module")
+def package() -> pkg.Package:
+    return pkg.build_package()
+
+
+@pytest.fixture(scope="module")
+def prefab(package: pkg.Package) -> dict[int, dict]:
+    return load_unity_yaml(package.files["Runtime/Prefabs/Shaderception.prefab"].decode())
+
+
+def _mesh_path(side: int) -> str:
+    return f"{pkg.MESH_DIR}/{mesh.mesh_name(side)}.asset"
+
+
+def _objects(prefab: dict[int, dict], name: str) -> list[int]:
+    return [fid for fid, doc in prefab.items()
+            if "GameObject" in doc and doc["GameObject"]["m_Name"] == name]
+
+
+def _components(prefab: dict[int, dict], go_id: int) -> list[tuple[int, dict]]:
+    return [(c["component"]["fileID"], prefab[c["component"]["fileID"]])
+            for c in prefab[go_id]["GameObject"]["m_Component"]]
+
+
+def test_grid_meshes_ship_as_mesh_assets(package: pkg.Package) -> None:
+    for side in SIDES:
+        path = _mesh_path(side)
+        text = package.files[path].decode()
+        assert text == mesh.grid_mesh_asset(side)
+        (doc,) = load_unity_yaml(text).values()
+        assert doc["__class__"] == mesh.MESH and body(doc)["m_IndexFormat"] == 1
+        assert body(doc)["m_VertexData"]["m_VertexCount"] == side * side
+        assert f"mainObjectFileID: {mesh.MESH_ID}" in package.tree.entries[path].meta
+
+
+def test_screen_materials_are_relief_and_flat_stays(package: pkg.Package) -> None:
+    for size in pkg.CRT_SIZES:
+        mat = body(next(iter(load_unity_yaml(
+            package.files[f"Runtime/Materials/PSL_Screen_{size}.mat"].decode()).values())))
+        assert mat["m_ValidKeywords"] == ["PSL_SCREEN_HEIGHT"]
+        floats = {k: v for d in mat["m_SavedProperties"]["m_Floats"] for k, v in d.items()}
+        assert floats == {"_Height": 1, "_HeightScale": registry.RELIEF.height_scale}
+    flat = body(next(iter(load_unity_yaml(
+        package.files[f"Runtime/Materials/{pkg.FLAT_MATERIAL}.mat"].decode()).values())))
+    assert flat["m_ValidKeywords"] == []
+
+
+def test_prefab_screen_is_the_finest_grid_with_the_relief_material(prefab) -> None:
+    (screen,) = _objects(prefab, "Screen")
+    comps = dict((doc["__class__"], (fid, body(doc))) for fid, doc in _components(prefab, screen))
+    _, mesh_filter = comps[33]
+    assert str(mesh_filter["m_Mesh"]["guid"]) == guid_for(NAME, _mesh_path(SIDES[0]))
+    assert mesh_filter["m_Mesh"]["fileID"] == mesh.MESH_ID
+    _, renderer = comps[23]
+    (material,) = renderer["m_Materials"]
+    assert str(material["guid"]) == guid_for(
+        NAME, f"Runtime/Materials/PSL_Screen_{pkg.DEFAULT_CRT_SIZE}.mat")
+    # uniform scale: the relief's height is in screen widths, as in psl run / psl serve
+    _, transform = comps[4]
+    w = registry.RELIEF.screen_width_m
+    assert transform["m_LocalScale"] == {"x": w, "y": w, "z": w}
+
+
+def test_quality_buttons_put_their_grid_on_the_screen(package: pkg.Package, prefab) -> None:
+    """Each quality button -> SendCustomEvent("Apply") on its ScreenQuality's UdonBehaviour,
+    whose proxy holds that button's grid mesh and the screen's MeshFilter."""
+    cls = pkg.ua.parse_csharp_class(
+        "ScreenQuality", package.files["Runtime/Scripts/ScreenQuality.cs"].decode())
+    assert udonsharp.QUALITY_EVENT in cls.methods and cls.sync_mode == "None"
+    assert set(cls.fields) == {("MeshFilter[]", "screens"), ("Mesh", "mesh")}
+    (screen,) = _objects(prefab, "Screen")
+    screen_filter = next(fid for fid, doc in _components(prefab, screen) if doc["__class__"] == 33)
+    cs_guid = guid_for(NAME, "Runtime/Scripts/ScreenQuality.cs")
+    program_guid = guid_for(NAME, "Runtime/Scripts/ScreenQuality.asset")
+    for side in SIDES:
+        (go,) = _objects(prefab, f"Quality_{side}")
+        comps = [(fid, body(doc)) for fid, doc in _components(prefab, go)]
+        proxy_id, proxy = next((f, c) for f, c in comps
+                               if str(c.get("m_Script", {}).get("guid")) == cs_guid)
+        assert proxy["mesh"] == {"fileID": mesh.MESH_ID,
+                                 "guid": guid_for(NAME, _mesh_path(side)), "type": 2}
+        assert proxy["screens"] == [{"fileID": screen_filter}]
+        backing_id = proxy["_udonSharpBackingUdonBehaviour"]["fileID"]
+        backing = body(prefab[backing_id])
+        assert str(backing["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
+        assert str(backing["programSource"]["guid"]) == program_guid
+        button = next(c for _, c in comps
+                      if str(c.get("m_Script", {}).get("guid")) == BUILTIN_ASSETS["Button"].guid)
+        (call,) = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
+        assert call["m_Target"]["fileID"] == backing_id
+        assert call["m_MethodName"] == "SendCustomEvent"
+        assert call["m_Arguments"]["m_StringArgument"] == udonsharp.QUALITY_EVENT
+        del proxy_id
+
+
+def test_quality_behaviour_sets_the_shared_mesh() -> None:
+    text = udonsharp.TARGET.render()["ScreenQuality.cs"]
+    assert f"public void {udonsharp.QUALITY_EVENT}()" in text
+    assert "screens[i].sharedMesh = mesh;" in text
+
+
+@pytest.mark.skipif(not csbuild.tools_available(), reason="mono-mcs/mono-runtime not installed")
+def test_quality_behaviour_runs_under_mono(tmp_path) -> None:
+    """Apply (and Interact) put the button's mesh on every screen; no mesh: nothing changes."""
+    (tmp_path / "ScreenQuality.cs").write_text(udonsharp.TARGET.render()["ScreenQuality.cs"])
+    (tmp_path / "Main.cs").write_text(MAIN.replace("APPLY", udonsharp.QUALITY_EVENT))
+    exe = tmp_path / "quality.exe"
+    cmd = ["mcs", "-nologo", "-nowarn:414,169,649,219", f"-out:{exe}", str(csbuild.STUBS),
+           str(tmp_path / "ScreenQuality.cs"), str(tmp_path / "Main.cs")]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = subprocess.run(["mono", str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.split() == ["ok", "ok", "ok"], run.stdout + run.stderr
+
+
+MAIN = """
+using UnityEngine;
+public static class QualityMain
+{
+    public static void Main()
+    {
+        MeshFilter a = new MeshFilter();
+        MeshFilter b = new MeshFilter();
+        Mesh fine = new Mesh();
+        Mesh coarse = new Mesh();
+        ScreenQuality q = new ScreenQuality();
+        q.screens = new MeshFilter[] { a, null, b };
+        q.mesh = coarse;
+        q.APPLY();
+        System.Console.WriteLine(a.sharedMesh == coarse && b.sharedMesh == coarse ? "ok" : "bad");
+        q.mesh = fine;
+        q.Interact();
+        System.Console.WriteLine(a.sharedMesh == fine && b.sharedMesh == fine ? "ok" : "bad");
+        q.mesh = null;
+        q.APPLY();
+        System.Console.WriteLine(a.sharedMesh == fine ? "ok" : "bad");
+    }
+}
+"""
+
+
+def test_setup_menu_wires_the_quality_buttons(package: pkg.Package) -> None:
+    script = package.files["Editor/ShaderceptionSetup.cs"].decode()
+    assert f'const string QualityEvent = "{udonsharp.QUALITY_EVENT}";' in script
+    sides = ", ".join(str(s) for s in SIDES)
+    assert f"static readonly int[] GridSides = {{ {sides} }};" in script
+    guids = ", ".join(f'"{guid_for(NAME, _mesh_path(s))}"' for s in SIDES)
+    assert f"static readonly string[] GridMeshGuids = {{ {guids} }};" in script
+    assert "RepairQuality(t, screen);" in script
+    assert "SetClick(button, quality, QualityEvent);" in script
