@@ -80,8 +80,9 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
        "swizzle lane beyond the value's inferred width"),
     _k("W011", "{op} mixes {left} and {right}: {effect}",
        "mixed widths in an operator or builtin, likely a mistake"),
-    _k("N001", "the program's result is {what}: {effect}",
-       "final value narrower than a float4"),
+    _k("N001", "the program's result is {what}: {effect}; alpha is the height of the "
+               "screen's surface, so the screen shows it flat",
+       "final value narrower than a float4 (no alpha: a flat screen)"),
     _k("N002", "width inference stopped on an internal error ({error}); the program "
                "compiles as usual, without the width checks",
        "a bug in psl's width inference"),
