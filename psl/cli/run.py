@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -10,9 +11,11 @@ import numpy as np
 
 from psl.cli.common import print_diagnostics, read_source
 from psl.compiler import compile_source
-from psl.registry import LIMITS
-from psl.vm.images import OUTPUT_SUFFIXES, ImageError, load_texture, save_frames
+from psl.registry import LIMITS, RELIEF
+from psl.vm.images import OUTPUT_SUFFIXES, ImageError, load_texture, save_frames, save_picture
 from psl.vm.machine import Stats
+from psl.vm.relief import VIEW, View, render_relief
+from psl.vm.relief import to_picture as relief_picture
 from psl.vm.render import RenderSettings, render
 
 
@@ -49,10 +52,32 @@ def _texture(ctx: click.Context, param: click.Parameter, value: str | None):
         raise click.BadParameter(str(exc)) from None
 
 
-def _output(ctx: click.Context, param: click.Parameter, value: str) -> str:
+def _output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
     if Path(value).suffix.lower() not in OUTPUT_SUFFIXES:
         raise click.BadParameter(f"'{value}': the output must end in .png, .gif or .npy")
     return value
+
+
+def _relief_output(ctx: click.Context, param: click.Parameter,
+                   value: str | None) -> str | None:
+    if value is not None and Path(value).suffix.lower() != ".png":
+        raise click.BadParameter(f"'{value}': the relief render is a .png")
+    return value
+
+
+def _view(ctx: click.Context, param: click.Parameter, value: str | None) -> View:
+    if value is None:
+        return VIEW
+    parts = value.split(",")
+    try:
+        yaw, pitch = (float(p) for p in parts)
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not two angles in degrees like 30,25") from None
+    if not -89 <= pitch <= 89:
+        raise click.BadParameter(f"'{value}': the pitch must be -89 to 89 degrees")
+    return replace(VIEW, yaw=yaw, pitch=pitch)
 
 
 def format_stats(stats: Stats) -> str:
@@ -69,8 +94,20 @@ def format_stats(stats: Stats) -> str:
 
 @click.command("run")
 @click.argument("file")
-@click.option("-o", "--output", required=True, callback=_output, metavar="OUT",
+@click.option("-o", "--output", callback=_output, metavar="OUT",
               help=".png (last frame), .gif (all frames) or .npy (last frame, raw float32)")
+@click.option("--relief", "relief_out", callback=_relief_output, metavar="PNG",
+              help="also draw the last frame as the world's screen shows it: a grid whose "
+                   "height is the alpha (a 3D render, .png)")
+@click.option("--relief-grid", type=click.Choice([str(n) for n in RELIEF.resolutions]),
+              default=str(RELIEF.resolutions[0]), show_default=True,
+              help="--relief: vertices per side of the grid (the world's quality levels)")
+@click.option("--height-scale", type=float, default=RELIEF.height_scale, show_default=True,
+              help="--relief: height of one unit of alpha, in screen widths")
+@click.option("--shaded", is_flag=True,
+              help="--relief: light the relief (the world's Shaded option; default unlit)")
+@click.option("--view", callback=_view, metavar="YAW,PITCH",
+              help=f"--relief: camera angles in degrees [default: {VIEW.yaw:g},{VIEW.pitch:g}]")
 @click.option("--size", default="256x256", show_default=True, callback=_size, metavar="WxH",
               help="WIDTHxHEIGHT in pixels")
 @click.option("--time", "time_", type=float, default=0.0, show_default=True,
@@ -93,11 +130,14 @@ def format_stats(stats: Stats) -> str:
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
-def command(file: str, output: str, size: tuple[int, int], time_: float, frames: int,
-            fps: float, camera: np.ndarray | None, video: np.ndarray | None, avpro: bool,
-            audiolink: np.ndarray | None, button, axis, max_jumps: int, show_stats: bool,
-            alpha: bool) -> None:
+def command(file: str, output: str | None, relief_out: str | None, relief_grid: str,
+            height_scale: float, shaded: bool, view: View, size: tuple[int, int],
+            time_: float, frames: int, fps: float, camera: np.ndarray | None,
+            video: np.ndarray | None, avpro: bool, audiolink: np.ndarray | None, button, axis,
+            max_jumps: int, show_stats: bool, alpha: bool) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
+    if output is None and relief_out is None:
+        raise click.UsageError("give -o/--output, --relief or both")
     source = read_source(file)
     result = compile_source(source)
     print_diagnostics(result.diagnostics, source, file, err=True)
@@ -107,7 +147,7 @@ def command(file: str, output: str, size: tuple[int, int], time_: float, frames:
         width=size[0], height=size[1], time=time_, frames=frames, fps=fps, button=button,
         axis=axis, camera=camera, video=video, is_avpro=avpro, audiolink=audiolink,
         max_jumps=max_jumps)
-    keep = Path(output).suffix.lower() == ".gif"
+    keep = output is not None and Path(output).suffix.lower() == ".gif"
     slots = result.program.slots()
     if frames > 1 and sys.stderr.isatty():
         with click.progressbar(length=frames, label="rendering", file=sys.stderr) as bar:
@@ -116,8 +156,14 @@ def command(file: str, output: str, size: tuple[int, int], time_: float, frames:
     else:
         rendered = render(slots, settings, keep_frames=keep)
     try:
-        save_frames(output, rendered.frames, fps, alpha=alpha)
+        if output is not None:
+            save_frames(output, rendered.frames, fps, alpha=alpha)
+        if relief_out is not None:
+            image = render_relief(rendered.frames[-1], side=int(relief_grid),
+                                  height_scale=height_scale, view=view, shaded=shaded)
+            save_picture(relief_out, relief_picture(image))
     except OSError as exc:
-        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+        raise click.ClickException(
+            f"cannot write {exc.filename or output}: {exc.strerror or exc}") from None
     if show_stats:
         click.echo(format_stats(rendered.stats[-1]))

@@ -59,6 +59,13 @@ def to_picture(frame: np.ndarray, alpha: bool) -> np.ndarray:
     return x if alpha else x[..., :3]
 
 
+def save_picture(path: str | Path, picture: np.ndarray) -> None:
+    """Write a uint8 RGB picture (top row first) as .png."""
+    from PIL import Image
+
+    Image.fromarray(picture, "RGB").save(Path(path))
+
+
 def save_frames(path: str | Path, frames: list[np.ndarray], fps: float,
                 alpha: bool = False) -> None:
     """Write by extension: .png the last frame, .gif all frames, .npy the raw last frame."""
