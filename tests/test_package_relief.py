@@ -1,6 +1,6 @@
 """The relief screen in the Unity package (issue 24): the grid meshes ship as Mesh assets, the
 prefab's program screen is the finest grid with a relief material, the flat material stays,
-and the quality buttons each put their grid on the screen (ScreenQuality.Apply)."""
+and the quality buttons each put their grid on the screen (ReliefQuality.Apply)."""
 
 from __future__ import annotations
 
@@ -84,18 +84,18 @@ def test_prefab_screen_is_the_finest_grid_with_the_relief_material(prefab) -> No
 
 
 def test_quality_buttons_put_their_grid_on_the_screen(package: pkg.Package, prefab) -> None:
-    """Each quality button -> SendCustomEvent("Apply") on its ScreenQuality's UdonBehaviour,
+    """Each quality button -> SendCustomEvent("Apply") on its ReliefQuality's UdonBehaviour,
     whose proxy holds that button's grid mesh and the screen's MeshFilter."""
     cls = pkg.ua.parse_csharp_class(
-        "ScreenQuality", package.files["Runtime/Scripts/ScreenQuality.cs"].decode())
-    assert udonsharp.QUALITY_EVENT in cls.methods and cls.sync_mode == "None"
+        "ReliefQuality", package.files["Runtime/Scripts/ReliefQuality.cs"].decode())
+    assert udonsharp.RELIEF_EVENT in cls.methods and cls.sync_mode == "None"
     assert set(cls.fields) == {("MeshFilter[]", "screens"), ("Mesh", "mesh")}
     (screen,) = _objects(prefab, "Screen")
     screen_filter = next(fid for fid, doc in _components(prefab, screen) if doc["__class__"] == 33)
-    cs_guid = guid_for(NAME, "Runtime/Scripts/ScreenQuality.cs")
-    program_guid = guid_for(NAME, "Runtime/Scripts/ScreenQuality.asset")
+    cs_guid = guid_for(NAME, "Runtime/Scripts/ReliefQuality.cs")
+    program_guid = guid_for(NAME, "Runtime/Scripts/ReliefQuality.asset")
     for side in SIDES:
-        (go,) = _objects(prefab, f"Quality_{side}")
+        (go,) = _objects(prefab, f"Relief_{side}")
         comps = [(fid, body(doc)) for fid, doc in _components(prefab, go)]
         proxy_id, proxy = next((f, c) for f, c in comps
                                if str(c.get("m_Script", {}).get("guid")) == cs_guid)
@@ -111,24 +111,24 @@ def test_quality_buttons_put_their_grid_on_the_screen(package: pkg.Package, pref
         (call,) = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
         assert call["m_Target"]["fileID"] == backing_id
         assert call["m_MethodName"] == "SendCustomEvent"
-        assert call["m_Arguments"]["m_StringArgument"] == udonsharp.QUALITY_EVENT
+        assert call["m_Arguments"]["m_StringArgument"] == udonsharp.RELIEF_EVENT
         del proxy_id
 
 
 def test_quality_behaviour_sets_the_shared_mesh() -> None:
-    text = udonsharp.TARGET.render()["ScreenQuality.cs"]
-    assert f"public void {udonsharp.QUALITY_EVENT}()" in text
+    text = udonsharp.TARGET.render()["ReliefQuality.cs"]
+    assert f"public void {udonsharp.RELIEF_EVENT}()" in text
     assert "screens[i].sharedMesh = mesh;" in text
 
 
 @pytest.mark.skipif(not csbuild.tools_available(), reason="mono-mcs/mono-runtime not installed")
 def test_quality_behaviour_runs_under_mono(tmp_path) -> None:
     """Apply (and Interact) put the button's mesh on every screen; no mesh: nothing changes."""
-    (tmp_path / "ScreenQuality.cs").write_text(udonsharp.TARGET.render()["ScreenQuality.cs"])
-    (tmp_path / "Main.cs").write_text(MAIN.replace("APPLY", udonsharp.QUALITY_EVENT))
+    (tmp_path / "ReliefQuality.cs").write_text(udonsharp.TARGET.render()["ReliefQuality.cs"])
+    (tmp_path / "Main.cs").write_text(MAIN.replace("APPLY", udonsharp.RELIEF_EVENT))
     exe = tmp_path / "quality.exe"
     cmd = ["mcs", "-nologo", "-nowarn:414,169,649,219", f"-out:{exe}", str(csbuild.STUBS),
-           str(tmp_path / "ScreenQuality.cs"), str(tmp_path / "Main.cs")]
+           str(tmp_path / "ReliefQuality.cs"), str(tmp_path / "Main.cs")]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     run = subprocess.run(["mono", str(exe)], capture_output=True, text=True, timeout=60)
@@ -145,7 +145,7 @@ public static class QualityMain
         MeshFilter b = new MeshFilter();
         Mesh fine = new Mesh();
         Mesh coarse = new Mesh();
-        ScreenQuality q = new ScreenQuality();
+        ReliefQuality q = new ReliefQuality();
         q.screens = new MeshFilter[] { a, null, b };
         q.mesh = coarse;
         q.APPLY();
@@ -163,10 +163,10 @@ public static class QualityMain
 
 def test_setup_menu_wires_the_quality_buttons(package: pkg.Package) -> None:
     script = package.files["Editor/ShaderceptionSetup.cs"].decode()
-    assert f'const string QualityEvent = "{udonsharp.QUALITY_EVENT}";' in script
+    assert f'const string ReliefEvent = "{udonsharp.RELIEF_EVENT}";' in script
     sides = ", ".join(str(s) for s in SIDES)
     assert f"static readonly int[] GridSides = {{ {sides} }};" in script
     guids = ", ".join(f'"{guid_for(NAME, _mesh_path(s))}"' for s in SIDES)
     assert f"static readonly string[] GridMeshGuids = {{ {guids} }};" in script
-    assert "RepairQuality(t, screen);" in script
-    assert "SetClick(button, quality, QualityEvent);" in script
+    assert "RepairRelief(t, screen);" in script
+    assert "SetClick(button, quality, ReliefEvent);" in script

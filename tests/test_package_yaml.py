@@ -341,4 +341,4 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
     assert count == 2 + len([n for n in _by_name(prefab)
-                             if n.startswith(("Example_", "Quality_"))])
+                             if n.startswith(("Example_", "Relief_"))])

@@ -14,7 +14,7 @@ from psl.gen import udonsharp
 from tests.csharp_support import build as csbuild
 from tests.csharp_support.lint import lint
 
-FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs", "ScreenQuality.cs")
+FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs", "ReliefQuality.cs")
 
 
 def test_render_is_deterministic_and_complete():

@@ -15,13 +15,13 @@ from psl.diagnostics import CATALOGUE, Severity
 from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
-BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "ScreenQuality")
+BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "ReliefQuality")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
 LOAD_EVENT = "Load"
-#: a relief-quality button -> ScreenQuality.Apply (puts its grid mesh on the screens)
-QUALITY_EVENT = "Apply"
+#: a relief-quality button -> ReliefQuality.Apply (puts its grid mesh on the screens)
+RELIEF_EVENT = "Apply"
 
 #: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
@@ -215,7 +215,7 @@ def context() -> dict[str, object]:
         "action_cost": ACTION_COST,
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
-        "quality_event": QUALITY_EVENT,
+        "relief_event": RELIEF_EVENT,
     }
 
 

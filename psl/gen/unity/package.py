@@ -262,7 +262,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         load_event=udonsharp.LOAD_EVENT,
         screen_mesh=grid_meshes[registry.RELIEF.resolutions[0]],
         screen_scale=registry.RELIEF.screen_width_m,
-        parts=(relief.QualityButtons(grid_meshes, udonsharp.QUALITY_EVENT),),
+        parts=(relief.ReliefButtons(grid_meshes, udonsharp.RELIEF_EVENT),),
     ))
     prefab_guid = b.file(prefab_path, prefab)
 
@@ -286,8 +286,8 @@ def build_package(options: PackageOptions | None = None) -> Package:
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
-        quality_event=udonsharp.QUALITY_EVENT,
-        quality_row=relief.QUALITY_ROW_NAME,
+        relief_event=udonsharp.RELIEF_EVENT,
+        relief_row=relief.RELIEF_ROW_NAME,
         grid_meshes=grid_meshes,
     ))
 
