@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from psl.gen import udonsharp
 from psl.gen.unity import package as pkg
+from psl.gen.unity.csharp import parse_csharp_class
 
 SHADERS = {"VM.shader": "Runtime/Shaders/VM.shader", "VM.cginc": "Runtime/Shaders/VM.cginc",
            "Screen.shader": "Runtime/Shaders/Screen.shader"}
@@ -43,12 +44,12 @@ def test_scripts_equal_psl_gen_udonsharp(real_package: pkg.Package, tmp_path: Pa
 
 def test_real_scripts_match_the_prefab_contract(real_package: pkg.Package) -> None:
     """The prefab wires the compiler by field type; the real classes must offer those fields."""
-    compiler = pkg.ua.parse_csharp_class(
+    compiler = parse_csharp_class(
         "Compiler", real_package.files["Runtime/Scripts/Compiler.cs"].decode())
     types = {t for t, _ in compiler.fields}
     assert {"InputField", "Text", "Material"} <= types, compiler.fields
     assert "Compile" in compiler.methods
-    example = pkg.ua.parse_csharp_class(
+    example = parse_csharp_class(
         "ExampleButton", real_package.files["Runtime/Scripts/ExampleButton.cs"].decode())
     assert {"TextAsset", "string"} & {t for t, _ in example.fields}, example.fields
 

@@ -12,6 +12,8 @@ from psl import registry
 from psl.gen import udonsharp
 from psl.gen.unity import mesh
 from psl.gen.unity import package as pkg
+from psl.gen.unity.csharp import parse_csharp_class
+from psl.gen.unity.layouts import original
 from psl.gen.unity.serialization import BUILTIN_ASSETS, guid_for
 from tests.csharp_support import build as csbuild
 from tests.package_support import body, load_unity_yaml
@@ -25,9 +27,38 @@ def package() -> pkg.Package:
     return pkg.build_package()
 
 
-@pytest.fixture(scope="module")
-def prefab(package: pkg.Package) -> dict[int, dict]:
-    return load_unity_yaml(package.files["Runtime/Prefabs/Shaderception.prefab"].decode())
+#: prefab -> its program screens (object paths) and the screens' width in metres
+PREFABS = {
+    "Runtime/Prefabs/Shaderception.prefab": (("Screen",), (2.0,)),
+    pkg.ORIGINAL_PREFAB_PATH: (("Screen", *(f"{n}/Quad" for n, _s, _x in original.PICKUP_SIZES)),
+                               (original.SCREEN_SIZE,
+                                *(size for _n, size, _x in original.PICKUP_SIZES))),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(PREFABS))
+def prefab(package: pkg.Package, request) -> tuple[dict[int, dict], tuple, tuple]:
+    screens, sizes = PREFABS[request.param]
+    return load_unity_yaml(package.files[request.param].decode()), screens, sizes
+
+
+def _by_path(prefab: dict[int, dict], path: str) -> int:
+    """The GameObject at `path` (names joined by '/', from below the root)."""
+    parents: dict[int, int] = {}
+    transforms: dict[int, int] = {}
+    for fid, doc in prefab.items():
+        if "GameObject" in doc:
+            transforms[doc["GameObject"]["m_Component"][0]["component"]["fileID"]] = fid
+    for t_id, go in transforms.items():
+        father = body(prefab[t_id])["m_Father"]["fileID"]
+        parents[go] = transforms.get(father, 0)
+
+    def full(go: int) -> str:
+        name = prefab[go]["GameObject"]["m_Name"]
+        return name if parents.get(go, 0) == 0 else f"{full(parents[go])}/{name}"
+
+    (found,) = [go for go in transforms.values() if full(go).split("/", 1)[-1] == path]
+    return found
 
 
 def _mesh_path(side: int) -> str:
@@ -67,43 +98,43 @@ def test_screen_materials_are_relief_and_flat_stays(package: pkg.Package) -> Non
     assert flat["m_ValidKeywords"] == []
 
 
-def test_prefab_screen_is_the_finest_grid_with_the_relief_material(prefab) -> None:
-    (screen,) = _objects(prefab, "Screen")
-    comps = dict((doc["__class__"], (fid, body(doc))) for fid, doc in _components(prefab, screen))
-    _, mesh_filter = comps[33]
-    assert str(mesh_filter["m_Mesh"]["guid"]) == guid_for(NAME, _mesh_path(SIDES[0]))
-    assert mesh_filter["m_Mesh"]["fileID"] == mesh.MESH_ID
-    _, renderer = comps[23]
-    (material,) = renderer["m_Materials"]
-    assert str(material["guid"]) == guid_for(
-        NAME, f"Runtime/Materials/PSL_Screen_{pkg.DEFAULT_CRT_SIZE}.mat")
-    # uniform scale: the relief's height is in screen widths, as in psl run / psl serve
-    _, transform = comps[4]
-    w = registry.RELIEF.screen_width_m
-    assert transform["m_LocalScale"] == {"x": w, "y": w, "z": w}
+def test_prefab_screens_are_the_finest_grid_with_the_relief_material(prefab) -> None:
+    docs, screens, sizes = prefab
+    for path, size in zip(screens, sizes, strict=True):
+        comps = {doc["__class__"]: body(doc) for _fid, doc in
+                 _components(docs, _by_path(docs, path))}
+        assert str(comps[33]["m_Mesh"]["guid"]) == guid_for(NAME, _mesh_path(SIDES[0]))
+        assert comps[33]["m_Mesh"]["fileID"] == mesh.MESH_ID
+        (material,) = comps[23]["m_Materials"]
+        assert str(material["guid"]) == guid_for(
+            NAME, f"Runtime/Materials/PSL_Screen_{pkg.DEFAULT_CRT_SIZE}.mat")
+        # uniform scale: the relief's height is in screen widths, as psl run / serve show it
+        assert comps[4]["m_LocalScale"] == {"x": size, "y": size, "z": size}
+    assert registry.RELIEF.screen_width_m == 2.0  # the standard prefab's screen
 
 
 def test_quality_buttons_put_their_grid_on_the_screen(package: pkg.Package, prefab) -> None:
     """Each quality button -> SendCustomEvent("Apply") on its ReliefQuality's UdonBehaviour,
     whose proxy holds that button's grid mesh and the screen's MeshFilter."""
-    cls = pkg.ua.parse_csharp_class(
+    docs, screens, _sizes = prefab
+    cls = parse_csharp_class(
         "ReliefQuality", package.files["Runtime/Scripts/ReliefQuality.cs"].decode())
     assert udonsharp.RELIEF_EVENT in cls.methods and cls.sync_mode == "None"
     assert set(cls.fields) == {("MeshFilter[]", "screens"), ("Mesh", "mesh")}
-    (screen,) = _objects(prefab, "Screen")
-    screen_filter = next(fid for fid, doc in _components(prefab, screen) if doc["__class__"] == 33)
+    filters = [next(fid for fid, doc in _components(docs, _by_path(docs, path))
+                    if doc["__class__"] == 33) for path in screens]
     cs_guid = guid_for(NAME, "Runtime/Scripts/ReliefQuality.cs")
     program_guid = guid_for(NAME, "Runtime/Scripts/ReliefQuality.asset")
     for side in SIDES:
-        (go,) = _objects(prefab, f"Relief_{side}")
-        comps = [(fid, body(doc)) for fid, doc in _components(prefab, go)]
+        (go,) = _objects(docs, f"Relief_{side}")
+        comps = [(fid, body(doc)) for fid, doc in _components(docs, go)]
         proxy_id, proxy = next((f, c) for f, c in comps
                                if str(c.get("m_Script", {}).get("guid")) == cs_guid)
         assert proxy["mesh"] == {"fileID": mesh.MESH_ID,
                                  "guid": guid_for(NAME, _mesh_path(side)), "type": 2}
-        assert proxy["screens"] == [{"fileID": screen_filter}]
+        assert proxy["screens"] == [{"fileID": f} for f in filters]
         backing_id = proxy["_udonSharpBackingUdonBehaviour"]["fileID"]
-        backing = body(prefab[backing_id])
+        backing = body(docs[backing_id])
         assert str(backing["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
         assert str(backing["programSource"]["guid"]) == program_guid
         button = next(c for _, c in comps
@@ -169,4 +200,6 @@ def test_setup_menu_wires_the_quality_buttons(package: pkg.Package) -> None:
     guids = ", ".join(f'"{guid_for(NAME, _mesh_path(s))}"' for s in SIDES)
     assert f"static readonly string[] GridMeshGuids = {{ {guids} }};" in script
     assert "RepairRelief(t, screen);" in script
+    paths = ", ".join(f'"{name}/Quad"' for name, _s, _x in original.PICKUP_SIZES)
+    assert f"static readonly string[] ReliefScreenPaths = {{ {paths} }};" in script
     assert "SetClick(button, quality, ReliefEvent);" in script

@@ -24,8 +24,8 @@ import yaml
 from click.testing import CliRunner
 
 from psl.cli.gen import main as psl_gen
-from psl.gen.unity import assets as ua
 from psl.gen.unity import package as pkg
+from psl.gen.unity.components import camera as cam
 from psl.gen.unity.serialization import BUILTIN_ASSETS, guid_for
 from tests.package_support import body, load_unity_yaml
 
@@ -175,7 +175,7 @@ def test_prefab_camera_renders_into_the_camera_texture(prefab: dict[int, dict]) 
     assert camera["m_TargetTexture"] == {"fileID": 8400000, "guid": _guid(CAMERA_RT), "type": 2}
     assert camera["m_Enabled"] == 1
     objects = _game_objects(prefab)
-    path = f"Shaderception/{ua.CAMERA_INPUT_NAME}/{ua.CAMERA_OBJECT_NAME}"
+    path = f"Shaderception/{cam.CAMERA_INPUT_NAME}/{cam.CAMERA_OBJECT_NAME}"
     go_id, go = objects[path]
     assert camera["m_GameObject"] == {"fileID": go_id}
     # switched off at start, as the original's camera (its Camera component starts disabled)
@@ -191,8 +191,8 @@ def test_prefab_camera_does_not_film_its_own_body(prefab: dict[int, dict]) -> No
     the Pickup layer its body is on; ours is the same mask and the same layer."""
     camera = next(body(doc) for doc in prefab.values() if doc["__class__"] == 20)
     mask = camera["m_CullingMask"]["m_Bits"]
-    assert mask == 263681 == ua.CAMERA_CULLING_MASK
-    rig = f"Shaderception/{ua.CAMERA_INPUT_NAME}"
+    assert mask == 263681 == cam.CAMERA_CULLING_MASK
+    rig = f"Shaderception/{cam.CAMERA_INPUT_NAME}"
     objects = _game_objects(prefab)
     rig_parts = [go for path, (_, go) in objects.items() if path == rig
                  or path.startswith(rig + "/")]
@@ -202,7 +202,7 @@ def test_prefab_camera_does_not_film_its_own_body(prefab: dict[int, dict]) -> No
 
 
 def test_prefab_camera_is_a_synced_pickup(prefab: dict[int, dict]) -> None:
-    _, rig = _game_objects(prefab)[f"Shaderception/{ua.CAMERA_INPUT_NAME}"]
+    _, rig = _game_objects(prefab)[f"Shaderception/{cam.CAMERA_INPUT_NAME}"]
     comps = _components(prefab, rig)
     classes = [doc["__class__"] for _, doc in comps]
     assert 54 in classes and 65 in classes  # Rigidbody, BoxCollider
@@ -218,8 +218,8 @@ def test_prefab_camera_is_a_synced_pickup(prefab: dict[int, dict]) -> None:
 def test_camera_toggle_switches_the_camera_object(prefab: dict[int, dict]) -> None:
     objects = _game_objects(prefab)
     camera_id, camera_go = objects[
-        f"Shaderception/{ua.CAMERA_INPUT_NAME}/{ua.CAMERA_OBJECT_NAME}"]
-    _, toggle_go = objects[f"Shaderception/Canvas/{ua.CAMERA_TOGGLE_NAME}"]
+        f"Shaderception/{cam.CAMERA_INPUT_NAME}/{cam.CAMERA_OBJECT_NAME}"]
+    _, toggle_go = objects[f"Shaderception/Canvas/{cam.CAMERA_TOGGLE_NAME}"]
     toggles = [body(doc) for _, doc in _components(prefab, toggle_go)
                if doc["__class__"] == 114
                and str(body(doc)["m_Script"]["guid"]) == BUILTIN_ASSETS["Toggle"].guid]
@@ -241,8 +241,8 @@ def test_editor_script_knows_the_camera_texture(package: pkg.Package) -> None:
     script = package.files["Editor/ShaderceptionSetup.cs"].decode()
     assert f'CameraTextureGuid = "{_guid(CAMERA_RT)}"' in script
     assert f'CameraProperty = "{pkg.CAMERA_PROPERTY}"' in script
-    assert (f'CameraObjectPath = "{ua.CAMERA_INPUT_NAME}/{ua.CAMERA_OBJECT_NAME}"') in script
-    assert f'CameraTogglePath = "Canvas/{ua.CAMERA_TOGGLE_NAME}"' in script
+    assert (f'CameraObjectPath = "{cam.CAMERA_INPUT_NAME}/{cam.CAMERA_OBJECT_NAME}"') in script
+    assert f'CameraTogglePath = "Canvas/{cam.CAMERA_TOGGLE_NAME}"' in script
     assert "cameraObject.SetActive" in script
 
 

@@ -9,6 +9,7 @@ import yaml
 
 from psl.gen import udonsharp
 from psl.gen.unity import package as pkg
+from psl.gen.unity.csharp import parse_csharp_class
 from psl.gen.unity.serialization import BUILTIN_ASSETS, BUILTIN_GUIDS, guid_for, guid_references
 from tests.package_support import body, load_unity_yaml, walk_refs
 
@@ -118,7 +119,7 @@ def test_external_references_use_the_right_main_object(package: pkg.Package,
                                                        guid_to_path: dict[str, str]) -> None:
     expected = {".mat": (2100000, 2), ".cs": (11500000, 3), ".shader": (4800000, 3),
                 ".txt": (4900000, 3), ".asmdef": (5897886265953266890, 3),
-                ".renderTexture": (8400000, 2)}
+                ".renderTexture": (8400000, 2), ".ttf": (12800000, 3)}
     builtin = {(a.guid, a.file_id, a.type) for a in BUILTIN_ASSETS.values()}
     for path in package.files:
         if not path.endswith(YAML_ASSETS):
@@ -258,10 +259,10 @@ def _udonsharp_pair(prefab: dict[int, dict], go_name: str, script_guid: str) -> 
 def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
                                                    prefab: dict[int, dict],
                                                    guid_to_path: dict[str, str]) -> None:
-    """Compile button -> SendCustomEvent("Compile") on the Compiler's UdonBehaviour; the
-    Compiler's `sync` field -> the SyncCode proxy (Compile shares the text through it), and
-    SyncCode's fields -> the input field and the Compiler (received text compiles there)."""
-    classes = {c: pkg.ua.parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
+    """Compile button -> SendCustomEvent("Compile") on the Compiler's UdonBehaviour (local: the
+    Compiler has no SyncCode field), and SyncCode's fields -> the input field and the
+    Compiler (shared text compiles there). The sharing controls: test_package_world.py."""
+    classes = {c: parse_csharp_class(c, _text(package, f"Runtime/Scripts/{c}.cs"))
                for c in udonsharp.BEHAVIOURS}
     # the events the UI sends are public methods of the generated behaviours
     assert udonsharp.COMPILE_EVENT in classes["Compiler"].methods
@@ -283,9 +284,8 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
                                                guid_for(NAME, "Runtime/Scripts/SyncCode.cs"))
     assert guid_to_path[str(sync_backing["programSource"]["guid"])] == \
         "Runtime/Scripts/SyncCode.asset"
-    assert ("SyncCode", "sync") in classes["Compiler"].fields
+    assert not any(t == "SyncCode" for t, _ in classes["Compiler"].fields)
     assert {"Compile", "CompileReceived"} <= set(classes["Compiler"].methods)
-    assert proxy["sync"] == {"fileID": sync_proxy["__id"]}
     compiler_refs = [sync_proxy[n] for t, n in classes["SyncCode"].fields if t == "Compiler"]
     assert compiler_refs and all(r == {"fileID": proxy["__id"]} for r in compiler_refs)
     # the compiler's UI and material fields point at the prefab's objects / the VM material
@@ -311,7 +311,7 @@ def test_prefab_example_buttons(package: pkg.Package, prefab: dict[int, dict],
     examples = [n for n in _by_name(prefab) if n.startswith("Example_")]
     txt = [p for p in package.files if p.startswith("Runtime/Examples/")]
     assert len(examples) == len(txt) > 0
-    fields = pkg.ua.parse_csharp_class("ExampleButton",
+    fields = parse_csharp_class("ExampleButton",
                                        _text(package, "Runtime/Scripts/ExampleButton.cs"))
     loaded = set()
     for name in examples:
@@ -340,5 +340,6 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    assert count == 2 + len([n for n in _by_name(prefab)
+    # Compiler, SyncCode, TypingLock, ListingView and one per example and relief button
+    assert count == 4 + len([n for n in _by_name(prefab)
                              if n.startswith(("Example_", "Relief_"))])

@@ -268,7 +268,7 @@ def test_recursive_method_saves_its_frame_around_calls():
 UNTYPABLE = {
     "interpolated string": ('s = $"{i}";', "interpolated_string_expression"),
     "unknown identifier": ("i = Mystery.Value;", "identifier 'Mystery'"),
-    "member not in the table": ("ok = input.isFocused;", "InputField.isFocused"),
+    "member not in the table": ("ok = input.wasCanceled;", "InputField.wasCanceled"),
     "method not in the table": ("input.Frobnicate();", "Frobnicate"),
     "foreach": ("foreach (char ch in s) { }", "foreach_statement"),
     "no matching overload": ('s = i.ToString(1, 2);', "Int32.ToString(int, int)"),

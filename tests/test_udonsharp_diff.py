@@ -250,24 +250,25 @@ def test_saturated_instruction_counts_agree(host):
 
 
 def test_behaviours(host):
-    """Compile shares the text (ownership + one serialization) and compiles locally; a remote
-    client compiles the received text without sharing it back; examples go through Compile."""
+    """Compile is local; Share takes ownership, serializes once and runs the text here too; a
+    remote client compiles the received text without sharing it back; an example button
+    without SyncCode compiles locally. (Sessions of players: test_world_players.py.)"""
     import json
     import subprocess
 
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
-    assert out["owner"] and out["compile_serializations"] == 1
-    assert out["compile_synced"] == "x = 1; x"
+    assert out["compile_local"]
     program = compile_source("x = 1; x").program
     assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
                                   f"{program.registers} registers")
     assert out["compile_uploads"] == LIMITS.upload_arrays
-    assert out["share_only_syncs"]
+    assert out["owner"] and out["share_serializations"] == 1
+    assert out["share_synced"] == "x = 1; x" and out["share_out"] == out["compile_out"]
     assert out["remote_text"] == "x = 1; x" and out["remote_out"] == out["compile_out"]
     assert out["remote_uploads"] == LIMITS.upload_arrays and out["remote_quiet"]
     assert out["example_text"] == "float3(1, 0, 0)" and out["example_out"].startswith("compiled:")
-    assert out["example_shared"]
+    assert out["example_local"]
     assert out["error_out"] == "line 1, col 5: unexpected ';'" and out["uploads_on_error"] == 0
     assert out["error_shared"]
     # VRChat's limits: the largest text the InputField holds compiles and is shared; one

@@ -14,7 +14,8 @@ from psl.gen import udonsharp
 from tests.csharp_support import build as csbuild
 from tests.csharp_support.lint import lint
 
-FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs", "ReliefQuality.cs")
+FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs", "TypingLock.cs", "ScreenQuality.cs",
+         "ListingView.cs", "ReliefQuality.cs")
 
 
 def test_render_is_deterministic_and_complete():
@@ -38,8 +39,8 @@ def test_cli_writes_files(tmp_path):
 def test_compiler_contract_surface():
     text = udonsharp.TARGET.render()["Compiler.cs"]
     for needle in ("public InputField input;", "public Text output;", "public Material screenMat;",
-                   "public SyncCode sync;", "public void Compile()",
-                   "public void CompileReceived()", "sync.Share();",
+                   "public void Compile()", "public void CompileReceived()",
+                   "public void CompileText(string text)",
                    '"_InputButton"', '"_InputAxis"',
                    "public override void InputUse(bool value, UdonInputEventArgs args)",
                    "public override void InputLookVertical(float value, UdonInputEventArgs args)"):
@@ -49,11 +50,14 @@ def test_compiler_contract_surface():
     sync = udonsharp.TARGET.render()["SyncCode.cs"]
     for needle in ("[UdonSynced]", "Networking.SetOwner", "RequestSerialization()",
                    "public void Share()", "public override void OnDeserialization()",
-                   "compiler.CompileReceived();"):
+                   "compiler.CompileReceived();", "compiler.CompileText(syncedSource);",
+                   "public void LoadText(string text)", "public void Restore()"):
         assert needle in sync
-    assert "compiler.Compile();" not in sync  # Share only syncs; Compiler.Compile calls it
+    assert ".Share()" not in text and not re.search(r"\bSyncCode\s+\w+\s*;", text)  # local
     example = udonsharp.TARGET.render()["ExampleButton.cs"]
-    assert "compiler.Compile();" in example
+    assert "share.LoadText(text);" in example and "compiler.Compile();" in example
+    lock = udonsharp.TARGET.render()["TypingLock.cs"]
+    assert "input.isFocused" in lock and "local.Immobilize(want);" in lock
 
 
 def test_tables_come_from_the_registry():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from psl import registry
 from psl.diagnostics import CATALOGUE
 from psl.gen.target import Target
+from psl.gen.unity.reference import reference_text
 
 
 def _result(b: registry.Builtin) -> str:
@@ -25,6 +26,9 @@ OUTPUTS: dict[str, str] = {
     "spec.md": "docs/spec.md.j2",
     "editors/psl.tmLanguage.json": "docs/psl.tmLanguage.json.j2",
     "editors/language-configuration.json": "vscode/language-configuration.json.j2",
+    # the text of the world's reference panel (psl.gen.unity.reference), kept here so a
+    # registry change shows in review and the freshness test catches a stale copy
+    "world-reference.txt": "docs/world-reference.txt.j2",
 }
 
 
@@ -35,6 +39,7 @@ def context() -> dict[str, object]:
         "catalogue": list(CATALOGUE.values()),
         "core": [b.name for b in registry.BUILTINS if not b.extension],
         "extension": [b.name for b in registry.BUILTINS if b.extension],
+        "world_reference": reference_text(),
         **editor_context(),
     }
 

@@ -15,13 +15,27 @@ from psl.diagnostics import CATALOGUE, Severity
 from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
-BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "ReliefQuality")
+BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
+                                "ScreenQuality", "ListingView", "ReliefQuality")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
 LOAD_EVENT = "Load"
+#: SyncCode's events (Share, Load shared, Restore buttons; the Follow toggle), TypingLock's
+#: (the Stay-in-place toggle) and ScreenQuality's (a quality button)
+SHARE_EVENT, LOAD_SHARED_EVENT, RESTORE_EVENT, FOLLOW_EVENT = (
+    "Share", "LoadShared", "Restore", "FollowChanged")
+PIN_EVENT = "PinChanged"
+QUALITY_EVENT = "Apply"
 #: a relief-quality button -> ReliefQuality.Apply (puts its grid mesh on the screens)
 RELIEF_EVENT = "Apply"
+#: ListingView's event (the Listing button), its line cap and instructions per frame
+LISTING_EVENT = "Show"
+LISTING_LINES = 600
+LISTING_PER_FRAME = 16
+#: Whether players follow shared programs until they untick Follow (docs/world-setup.md:
+#: a share never touches edited text, so following costs a player nothing they wrote)
+FOLLOW_DEFAULT = True
 
 #: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
@@ -184,6 +198,11 @@ def builtin_buckets(builtins: list[registry.Builtin]) -> BuiltinBuckets:
     return BuiltinBuckets(longest, tuple(order), tuple(starts))
 
 
+def _by_id(names: dict[int, str]) -> list[str]:
+    """A table indexed by id ("" where no id is used)."""
+    return [names.get(k, "") for k in range(max(names) + 1)]
+
+
 def context() -> dict[str, object]:
     limits = registry.LIMITS
     # Emit's fast path relies on the upload arrays holding exactly the instruction limit.
@@ -216,6 +235,13 @@ def context() -> dict[str, object]:
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
         "relief_event": RELIEF_EVENT,
+        "follow_default": FOLLOW_DEFAULT,
+        "listing_lines": LISTING_LINES,
+        "listing_per_frame": LISTING_PER_FRAME,
+        "ops": [op.name for op in registry.Op],
+        "op_values": {op.name: op.value for op in registry.Op},
+        "builtin_names": _by_id({b.id: b.name for b in registry.BUILTINS}),
+        "binop_symbols": _by_id({b.id: b.symbol for b in registry.BINARY_OPERATORS}),
     }
 
 

@@ -12,6 +12,7 @@
 // Usage: mono Host.exe LISTFILE   (one program path per line; files read as UTF-8, BOM kept)
 //        mono Host.exe --repeat N FILE   (time N compilations of one file)
 //        mono Host.exe --behaviours      (Compiler, SyncCode, ExampleButton together)
+//        mono Host.exe --players         (sessions of simulated players: Players.cs)
 //        mono Host.exe --probe           ({"compiling_member": bool, "update_method": bool,
 //                                          "frame_cap": N})
 //        mono Host.exe --overlap A B C D (compiles interrupted by new ones; see Overlap)
@@ -138,6 +139,10 @@ public static class Host
                 + (sw.Elapsed.TotalMilliseconds / n).ToString("R", System.Globalization.CultureInfo.InvariantCulture)
                 + ", \"frames\": " + frames + "}");
             return 0;
+        }
+        if (args.Length == 1 && args[0] == "--players")
+        {
+            return Players.Run();
         }
         if (args.Length == 1 && args[0] == "--behaviours")
         {
@@ -369,8 +374,9 @@ public static class Host
     }
 
     // Drives Compiler, SyncCode, ExampleButton and the input relay once; prints what they did.
-    // Two clients: the local one (c, sync) presses Compile; the remote one (c2, sync2) only
-    // receives the synced text. Networking's stub keeps one owner for the SyncCode object.
+    // Two clients: the local one (c, sync) compiles and shares; the remote one (c2, sync2)
+    // only receives the synced state. Networking's stub keeps one owner for the SyncCode
+    // object. (Players.cs simulates whole sessions of several players.)
     private static string Behaviours()
     {
         System.Reflection.FieldInfo synced = typeof(SyncCode).GetField("syncedSource",
@@ -385,30 +391,27 @@ public static class Host
         SyncCode sync = new SyncCode();
         sync.input = field;
         sync.compiler = c;
-        c.sync = sync;
         Action update = UpdateOf(c);
         int frames = 0;  // all frames delivered to the compilers here
 
-        // the Compile button: share (take ownership, sync the text), then compile locally
+        // the Compile button: compiles for this player only (no ownership, no serialization)
         VRC.SDKBase.Networking.LocalPlayer = me;
         VRC.SDKBase.Networking.Owner = other;
         field.text = "x = 1; x";
         frames += CompileAndFinish(c, update);
-        bool owner = VRC.SDKBase.Networking.Owner == me;
+        bool compileLocal = sync.SerializationRequests == 0
+            && VRC.SDKBase.Networking.Owner == other;
         string compileOut = c.output.text;
         int compileUploads = c.screenMat.ArrayUploads;
-        int compileSerializations = sync.SerializationRequests;
-        string compileSynced = (string)synced.GetValue(sync);
 
-        // Share alone syncs but does not compile
-        field.text = "y = 2; y";
-        int uploadsBeforeShare = c.screenMat.ArrayUploads;
+        // the Share button: takes ownership, syncs the text once, and runs it here too
+        BeginEvent(c);
         sync.Share();
-        bool shareOnlySyncs = sync.SerializationRequests == compileSerializations + 1
-            && (string)synced.GetValue(sync) == "y = 2; y"
-            && c.screenMat.ArrayUploads == uploadsBeforeShare && c.output.text == compileOut;
-        field.text = "x = 1; x";
-        frames += CompileAndFinish(c, update);
+        Finish(c, update, ref frames);
+        bool owner = VRC.SDKBase.Networking.Owner == me;
+        int shareSerializations = sync.SerializationRequests;
+        string shareSynced = (string)synced.GetValue(sync);
+        string shareOut = c.output.text;
 
         // a remote client: its own input field, compiler and SyncCode, fed by deserialization
         VRC.SDKBase.Networking.LocalPlayer = other;
@@ -420,8 +423,7 @@ public static class Host
         SyncCode sync2 = new SyncCode();
         sync2.input = field2;
         sync2.compiler = c2;
-        c2.sync = sync2;
-        synced.SetValue(sync2, synced.GetValue(sync));
+        Players.CopySynced(sync, sync2);
         BeginEvent(c2);
         sync2.OnDeserialization();
         Finish(c2, UpdateOf(c2), ref frames);
@@ -429,7 +431,7 @@ public static class Host
         bool remoteQuiet = sync2.SerializationRequests == 0 && VRC.SDKBase.Networking.Owner == me;
         VRC.SDKBase.Networking.LocalPlayer = me;
 
-        // an example button: loads its program and compiles through Compiler.Compile (shared)
+        // an example button without SyncCode: loads its program and compiles it, locally
         ExampleButton button = new ExampleButton();
         button.input = field;
         button.compiler = c;
@@ -440,13 +442,15 @@ public static class Host
         Finish(c, update, ref frames);
         string afterExample = c.output.text;
         string exampleText = field.text;
-        bool exampleShared = sync.SerializationRequests == serializationsBeforeExample + 1
-            && (string)synced.GetValue(sync) == "float3(1, 0, 0)";
+        bool exampleLocal = sync.SerializationRequests == serializationsBeforeExample
+            && (string)synced.GetValue(sync) == "x = 1; x";
 
         // errors: shared like any text, but nothing is uploaded
         field.text = "x = ;";
         int before = c.screenMat.ArrayUploads;
-        frames += CompileAndFinish(c, update);
+        BeginEvent(c);
+        sync.Share();
+        Finish(c, update, ref frames);
         string afterError = c.output.text;
         int uploadsOnError = c.screenMat.ArrayUploads - before;
         bool errorShared = (string)synced.GetValue(sync) == "x = ;";
@@ -458,13 +462,17 @@ public static class Host
         string largest = LargestProgram(limit);
         field.text = largest;
         int serializationsBeforeMax = sync.SerializationRequests;
-        frames += CompileAndFinish(c, update);
+        BeginEvent(c);
+        sync.Share();
+        Finish(c, update, ref frames);
         string maxOut = c.output.text;
         bool maxSynced = sync.SerializationRequests == serializationsBeforeMax + 1
             && (string)synced.GetValue(sync) == largest;
         field.text = largest + " ";
         int serializationsBeforeLong = sync.SerializationRequests;
-        frames += CompileAndFinish(c, update);
+        BeginEvent(c);
+        sync.Share();
+        Finish(c, update, ref frames);
         string longOut = c.output.text;
         bool longNotSynced = sync.SerializationRequests == serializationsBeforeLong
             && (string)synced.GetValue(sync) == largest;
@@ -487,15 +495,14 @@ public static class Host
         Vector4 a = c.screenMat.Vectors["_InputAxis"];
 
         return "{\"compile_out\": " + Json(compileOut) + ", \"compile_uploads\": " + compileUploads
-            + ", \"owner\": " + Bool(owner)
-            + ", \"compile_serializations\": " + compileSerializations
-            + ", \"compile_synced\": " + Json(compileSynced)
-            + ", \"share_only_syncs\": " + Bool(shareOnlySyncs)
+            + ", \"compile_local\": " + Bool(compileLocal) + ", \"owner\": " + Bool(owner)
+            + ", \"share_serializations\": " + shareSerializations
+            + ", \"share_synced\": " + Json(shareSynced) + ", \"share_out\": " + Json(shareOut)
             + ", \"remote_text\": " + Json(field2.text) + ", \"remote_out\": " + Json(c2.output.text)
             + ", \"remote_uploads\": " + c2.screenMat.ArrayUploads
             + ", \"remote_quiet\": " + Bool(remoteQuiet)
             + ", \"example_text\": " + Json(exampleText) + ", \"example_out\": " + Json(afterExample)
-            + ", \"example_shared\": " + Bool(exampleShared)
+            + ", \"example_local\": " + Bool(exampleLocal)
             + ", \"error_out\": " + Json(afterError) + ", \"uploads_on_error\": " + uploadsOnError
             + ", \"error_shared\": " + Bool(errorShared)
             + ", \"largest\": " + Json(largest) + ", \"max_out\": " + Json(maxOut)

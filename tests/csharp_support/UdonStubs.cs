@@ -104,6 +104,14 @@ namespace UnityEngine
         {
             Vectors[name] = value;
         }
+
+        // A copy of the array last set under `name`, or null (Unity returns null too when the
+        // material has no such array).
+        public Vector4[] GetVectorArray(string name)
+        {
+            Vector4[] values;
+            return Arrays.TryGetValue(name, out values) ? (Vector4[])values.Clone() : null;
+        }
     }
 
     // One recorded SetVectorArray call (test-only; not an Udon type).
@@ -121,6 +129,22 @@ namespace UnityEngine
         }
     }
 
+    // UnityEngine.Renderer / MeshRenderer (exposed: sharedMaterial get/set).
+    public class Renderer : Component
+    {
+        public Material sharedMaterial;
+    }
+
+    public class MeshRenderer : Renderer { }
+
+    // UnityEngine.CustomRenderTexture (exposed: updateMode get/set).
+    public enum CustomRenderTextureUpdateMode { OnLoad, Realtime, OnDemand }
+
+    public class CustomRenderTexture : Object
+    {
+        public CustomRenderTextureUpdateMode updateMode = CustomRenderTextureUpdateMode.Realtime;
+    }
+
     // UnityEngine.TextAreaAttribute (inspector attribute; allowed on U# fields).
     [AttributeUsage(AttributeTargets.Field)]
     public class TextAreaAttribute : Attribute
@@ -131,10 +155,24 @@ namespace UnityEngine
 
 namespace UnityEngine.UI
 {
-    // UnityEngine.UI.InputField (exposed: text get/set).
+    // UnityEngine.UI.InputField (exposed: text get/set, isFocused get). Tests set isFocused
+    // as the player clicking into the box or leaving it would.
     public class InputField : MonoBehaviour
     {
         public string text = "";
+        public bool isFocused;
+    }
+
+    // UnityEngine.UI.Toggle (exposed: isOn get/set, SetIsOnWithoutNotify). Setting isOn in
+    // Unity fires onValueChanged; tests deliver that event themselves.
+    public class Toggle : MonoBehaviour
+    {
+        public bool isOn;
+
+        public void SetIsOnWithoutNotify(bool value)
+        {
+            isOn = value;
+        }
     }
 
     // UnityEngine.UI.Text (exposed: text get/set).
@@ -146,8 +184,20 @@ namespace UnityEngine.UI
 
 namespace VRC.SDKBase
 {
-    // VRC.SDKBase.VRCPlayerApi (exposed).
-    public class VRCPlayerApi { }
+    // VRC.SDKBase.VRCPlayerApi (exposed: displayName, Immobilize). The stub records the
+    // immobilized state and how often Immobilize was called.
+    public class VRCPlayerApi
+    {
+        public string displayName = "";
+        public bool Immobilized;
+        public int ImmobilizeCalls;
+
+        public void Immobilize(bool immobile)
+        {
+            Immobilized = immobile;
+            ImmobilizeCalls++;
+        }
+    }
 
     // VRC.SDKBase.Networking (exposed: LocalPlayer, IsOwner, SetOwner).
     public static class Networking

@@ -22,6 +22,7 @@ from psl.gen import udonsharp
 HERE = Path(__file__).resolve().parent
 STUBS = HERE / "UdonStubs.cs"
 HOST = HERE / "Host.cs"
+PLAYERS = HERE / "Players.cs"  # `Host.exe --players`: sessions of simulated players
 SLOTS = 4092
 
 _shared_hosts: dict[Path, Path] = {}  # pytest's base temp dir -> Host.exe
@@ -43,7 +44,7 @@ def build(out: Path, files: dict[str, str] | None = None, defines: tuple[str, ..
         sources.append(path)
     exe = out / "Host.exe"
     cmd = ["mcs", "-nologo", "-warnaserror-", "-nowarn:414,169,649,219",
-           "-optimize+", f"-out:{exe}", str(STUBS), str(HOST), *map(str, sources),
+           "-optimize+", f"-out:{exe}", str(STUBS), str(HOST), str(PLAYERS), *map(str, sources),
            *map(str, extra_sources)]
     if defines:
         cmd.append("-define:" + ";".join(defines))

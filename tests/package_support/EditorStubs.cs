@@ -10,6 +10,7 @@ namespace UnityEngine
     {
         public string name;
         public static implicit operator bool(Object o) { return !ReferenceEquals(o, null); }
+        public static Object FindObjectOfType(Type t) { return null; }
     }
     public class Component : Object
     {
@@ -32,6 +33,8 @@ namespace UnityEngine
         public SceneManagement.Scene scene;
         public Component[] GetComponents(Type t) { return null; }
         public T[] GetComponents<T>() { return null; }
+        public Component GetComponent(Type t) { return null; }
+        public T GetComponent<T>() { return default(T); }
         public Component GetComponentInChildren(Type t, bool includeInactive) { return null; }
         public bool activeSelf;
         public void SetActive(bool value) { }
@@ -46,10 +49,11 @@ namespace UnityEngine
         public bool HasProperty(string name) { return false; }
         public Texture GetTexture(string name) { return null; }
         public void SetTexture(string name, Texture value) { }
+        public void SetInt(string name, int value) { }
     }
     public class Camera : Behaviour { public RenderTexture targetTexture; }
     public class TextAsset : Object { public string text; }
-    public class Renderer : Component { public Material sharedMaterial; }
+    public class Renderer : Component { public Material sharedMaterial; public bool enabled; }
     public class MeshRenderer : Renderer { }
     public class Mesh : Object { }
     public class MeshFilter : Component { public Mesh sharedMesh { get; set; } }
@@ -132,6 +136,26 @@ namespace UnityEditor
         public static void RegisterCreatedObjectUndo(Object o, string name) { }
         public static void RecordObject(Object o, string name) { }
         public static void DestroyObjectImmediate(Object o) { }
+        public static Component AddComponent(GameObject g, Type t) { return null; }
+        public static T AddComponent<T>(GameObject g) where T : Component { return null; }
+    }
+    public enum SerializedPropertyType { Generic = -1, Integer = 0, Boolean = 1, Float = 2, String = 3, ObjectReference = 5 }
+    public class SerializedProperty
+    {
+        public string name;
+        public SerializedPropertyType propertyType;
+        public Object objectReferenceValue;
+        public string stringValue;
+        public bool boolValue;
+        public int intValue;
+        public bool NextVisible(bool enterChildren) { return false; }
+    }
+    public class SerializedObject
+    {
+        public SerializedObject(Object obj) { }
+        public SerializedProperty FindProperty(string path) { return null; }
+        public SerializedProperty GetIterator() { return null; }
+        public bool ApplyModifiedProperties() { return true; }
     }
     public static class Selection { public static GameObject activeGameObject; }
     public static class TypeCache

@@ -4,8 +4,9 @@ The package is assembled in memory from three sources:
 - static files in unity_package/ (README, CHANGELOG, LICENSE, the example programs);
 - the other generators, called at generation time: psl.gen.udonsharp (Compiler.cs,
   SyncCode.cs, ExampleButton.cs) and psl.gen.hlsl (VM.shader, VM.cginc, Screen.shader);
-- Unity assets written here (psl.gen.unity.assets): materials, render textures, UdonSharp
-  program assets, the U# assembly definition, the prefab, and the editor setup script.
+- Unity assets: materials, render textures, UdonSharp program assets and the U# assembly
+  definition (psl.gen.unity.assets), the prefabs (one layout module each in
+  psl.gen.unity.layouts, composing psl.gen.unity.components), and the editor setup script.
 
 Every file and folder gets a .meta whose GUID is md5("<package name>:<path>"), so GUIDs are
 stable across releases and two runs give byte-identical archives.
@@ -26,9 +27,21 @@ from psl.gen import hlsl, udonsharp
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
 from psl.gen.unity import mesh as um
-from psl.gen.unity import relief
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
-from psl.gen.unity.serialization import BUILTIN_GUIDS, guid_for, guid_references, meta_for
+from psl.gen.unity.components import camera, listing, relief, sharing
+from psl.gen.unity.components.builder import PrefabAssets
+from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
+from psl.gen.unity.layouts import original, standard
+from psl.gen.unity.reference import reference_text
+from psl.gen.unity.serialization import (
+    BUILTIN_GUIDS,
+    CRT_ID,
+    RENDER_TEXTURE_ID,
+    guid_for,
+    guid_references,
+    meta_for,
+    ref,
+)
 from psl.resources import unity_package_dir
 
 DEFAULT_NAME = "com.psl.shaderception"
@@ -38,8 +51,13 @@ DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 LISTING_NAME = "vpm-listing.json"
+ORIGINAL_PREFAB_PATH = "Runtime/Prefabs/ShaderceptionOriginal.prefab"
 MESH_DIR = "Runtime/Meshes"
 FLAT_MATERIAL = "PSL_ScreenFlat"
+#: the example in the code box at load, compiled by every client at Start (not shared)
+DEFAULT_PROGRAM = "scene_simple"
+#: the code box's monospace font (unity_package/Fonts, scripts/build_unity_font.sh)
+FONT, FONT_LICENCE = "DejaVuSansMono.ttf", "DejaVuSansMono-LICENSE.txt"
 
 #: Unity YAML files of the package (their `guid:` references are checked)
 YAML_ASSETS = (".mat", ".asset", ".prefab", ".renderTexture")
@@ -202,39 +220,39 @@ def build_package(options: PackageOptions | None = None) -> Package:
 
     scripts: dict[str, str] = {}
     programs: dict[str, str] = {}
-    classes: dict[str, ua.CSharpClass] = {}
+    classes: dict[str, CSharpClass] = {}
     for cls in udonsharp.BEHAVIOURS:
         text = cs[f"{cls}.cs"]
         scripts[cls] = b.file(f"Runtime/Scripts/{cls}.cs", text)
         programs[cls] = b.file(f"Runtime/Scripts/{cls}.asset",
                                ua.udonsharp_program_asset(cls, scripts[cls]))
-        classes[cls] = ua.parse_csharp_class(cls, text)
+        classes[cls] = parse_csharp_class(cls, text)
 
     shader_guids = {n: b.file(f"Runtime/Shaders/{n}", text) for n, text in shaders.items()}
     # Camera input (the original's Camera.renderTexture): a camera in the prefab renders into
     # it and the VM material samples it as _Camera, which is what camera() reads.
     camera_rt = b.file(CAMERA_TEXTURE_PATH,
-                       ua.render_texture("PSL_Camera", ua.CAMERA_TEXTURE_SIZE))
+                       ua.render_texture("PSL_Camera", camera.CAMERA_TEXTURE_SIZE))
     vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
         "PSL_VM", shader_guids["VM.shader"],
-        {CAMERA_PROPERTY: ua.ref(ua.RENDER_TEXTURE_ID, camera_rt, 2)}))
+        {CAMERA_PROPERTY: ref(RENDER_TEXTURE_ID, camera_rt, 2)}))
     screen_tex = _texture_property(shaders["Screen.shader"])
     crt_guids: dict[int, str] = {}
     screen_mats: dict[int, str] = {}
     for size in CRT_SIZES:
         crt_guids[size] = b.file(f"Runtime/RenderTextures/PSL_CRT_{size}.asset",
                                  ua.custom_render_texture(f"PSL_CRT_{size}", size, vm_mat),
-                                 ua.CRT_ID)
+                                 CRT_ID)
         # the program screens' materials: relief (alpha is the height, as in the original)
         screen_mats[size] = b.file(
             f"Runtime/Materials/PSL_Screen_{size}.mat",
             ua.material(f"PSL_Screen_{size}", shader_guids["Screen.shader"],
-                        {screen_tex: ua.ref(ua.CRT_ID, crt_guids[size], 2)},
+                        {screen_tex: ref(CRT_ID, crt_guids[size], 2)},
                         relief.relief_floats(), relief.RELIEF_KEYWORDS))
     # flat stays available: the same shader without the height mode, for any quad
     b.file(f"Runtime/Materials/{FLAT_MATERIAL}.mat",
            ua.material(FLAT_MATERIAL, shader_guids["Screen.shader"],
-                       {screen_tex: ua.ref(ua.CRT_ID, crt_guids[DEFAULT_CRT_SIZE], 2)}))
+                       {screen_tex: ref(CRT_ID, crt_guids[DEFAULT_CRT_SIZE], 2)}))
     # the relief grids, finest first (the original's TheQuad is the 257 x 257 one)
     grid_meshes = {side: b.file(f"{MESH_DIR}/{um.mesh_name(side)}.asset",
                                 um.grid_mesh_asset(side), um.MESH_ID)
@@ -247,8 +265,12 @@ def build_package(options: PackageOptions | None = None) -> Package:
         b.file(f"Samples~/Programs/{src.stem}.psl", text)
         examples.append((src.stem, text, text_guid))
 
+    # The code box's monospace font and its licence (vendored by scripts/build_unity_font.sh).
+    font_guid = b.file(f"Runtime/Fonts/{FONT}", (unity_package_dir() / "Fonts" / FONT).read_bytes())
+    b.file(f"Runtime/Fonts/{FONT_LICENCE}", _static_text(f"Fonts/{FONT_LICENCE}"))
+
     prefab_path = "Runtime/Prefabs/Shaderception.prefab"
-    prefab = ua.shaderception_prefab(ua.PrefabAssets(
+    prefab_assets = PrefabAssets(
         screen_material=screen_mats[DEFAULT_CRT_SIZE],
         vm_material=vm_mat,
         crt=crt_guids[DEFAULT_CRT_SIZE],
@@ -258,13 +280,18 @@ def build_package(options: PackageOptions | None = None) -> Package:
         classes=classes,
         source_limit=registry.LIMITS.source_chars,
         camera_texture=camera_rt,
+        default_program=_static_text(f"Examples/{DEFAULT_PROGRAM}.psl"),
+        font=font_guid,
+        reference=reference_text(),
+        screen_materials=screen_mats,
+        crts=crt_guids,
+        grid_meshes=grid_meshes,
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
-        screen_mesh=grid_meshes[registry.RELIEF.resolutions[0]],
-        screen_scale=registry.RELIEF.screen_width_m,
-        parts=(relief.ReliefButtons(grid_meshes, udonsharp.RELIEF_EVENT),),
-    ))
-    prefab_guid = b.file(prefab_path, prefab)
+    )
+    prefab_guid = b.file(prefab_path, standard.build(prefab_assets))
+    # the original world's proportions (a 15 m screen, pickup screens, quality buttons)
+    original_guid = b.file(ORIGINAL_PREFAB_PATH, original.build(prefab_assets))
 
     editor_asm = f"{options.assembly}.Editor"
     b.file(f"Editor/{editor_asm}.asmdef", _asmdef(
@@ -273,12 +300,13 @@ def build_package(options: PackageOptions | None = None) -> Package:
     b.file("Editor/ShaderceptionSetup.cs", render(
         "unity/ShaderceptionSetup.cs.j2",
         prefab_guid=prefab_guid,
+        original_prefab_guid=original_guid,
         vm_material_guid=vm_mat,
         camera_texture_guid=camera_rt,
         camera_property=CAMERA_PROPERTY,
-        camera_input=ua.CAMERA_INPUT_NAME,
-        camera_object=ua.CAMERA_OBJECT_NAME,
-        camera_toggle=ua.CAMERA_TOGGLE_NAME,
+        camera_input=camera.CAMERA_INPUT_NAME,
+        camera_object=camera.CAMERA_OBJECT_NAME,
+        camera_toggle=camera.CAMERA_TOGGLE_NAME,
         crt_guids=crt_guids,
         screen_material_guids=screen_mats,
         default_size=DEFAULT_CRT_SIZE,
@@ -288,7 +316,20 @@ def build_package(options: PackageOptions | None = None) -> Package:
         package_name=options.name,
         relief_event=udonsharp.RELIEF_EVENT,
         relief_row=relief.RELIEF_ROW_NAME,
+        relief_screens=[f"{name}/Quad" for name, _size, _x in original.PICKUP_SIZES],
         grid_meshes=grid_meshes,
+        output_path=f"Canvas/{standard.OUTPUT_PANEL}/Viewport/{standard.OUTPUT_NAME}",
+        listing_button=listing.LISTING_BUTTON,
+        listing_view=listing.LISTING_VIEW,
+        listing_event=udonsharp.LISTING_EVENT,
+        sharing={
+            "share": sharing.SHARE_NAME, "load_shared": sharing.LOAD_SHARED_NAME,
+            "restore": sharing.RESTORE_NAME, "follow": sharing.FOLLOW_NAME,
+            "info": sharing.INFO_NAME, "pin": sharing.PIN_NAME,
+            "share_event": udonsharp.SHARE_EVENT, "load_shared_event": udonsharp.LOAD_SHARED_EVENT,
+            "restore_event": udonsharp.RESTORE_EVENT, "follow_event": udonsharp.FOLLOW_EVENT,
+            "pin_event": udonsharp.PIN_EVENT,
+        },
     ))
 
     b.file("README.md", _static_text("README.md"))

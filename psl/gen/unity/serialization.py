@@ -75,6 +75,12 @@ BUILTIN_ASSETS: dict[str, BuiltinAsset] = {
         "dc42784cf147c0c48a680349fa168899", 11500000, 3, "UnityEngine.UI.GraphicRaycaster"),
     "Toggle": BuiltinAsset(
         "9085046f02f69544eb97fd06b6048fe2", 11500000, 3, "UnityEngine.UI.Toggle"),
+    "ScrollRect": BuiltinAsset(
+        "1aa08ab6e0800fa44ae55d278d1423e3", 11500000, 3, "UnityEngine.UI.ScrollRect"),
+    "RectMask2D": BuiltinAsset(
+        "3312d7739989d2b4e91e6319e9a96d76", 11500000, 3, "UnityEngine.UI.RectMask2D"),
+    "ContentSizeFitter": BuiltinAsset(
+        "3245ec927659c4140ac4f8d17403cc18", 11500000, 3, "UnityEngine.UI.ContentSizeFitter"),
     # Unity built-in resources
     "Arial": BuiltinAsset(
         "0000000000000000e000000000000000", 10102, 0, "built-in Arial font"),
@@ -283,6 +289,15 @@ def meta_for(path: str, guid: str, *, folder: bool = False, main_object: int | N
         importer = ("TextScriptImporter", {"externalObjects": {}})
     elif ext == ".prefab":
         importer = ("PrefabImporter", {"externalObjects": {}})
+    elif ext in (".ttf", ".otf"):
+        # a dynamic font (forceTextureCase -2) with its data included, as Unity imports one
+        importer = ("TrueTypeFontImporter", {
+            "externalObjects": {}, "serializedVersion": 4, "fontSize": 16,
+            "forceTextureCase": -2, "characterSpacing": 0, "characterPadding": 1,
+            "includeFontData": 1, "fontNames": [], "fallbackFontReferences": [],
+            "customCharacters": "", "fontRenderingMode": 0, "ascentCalculationMode": 1,
+            "useLegacyBoundsCalculation": 0, "shouldRoundAdvanceValue": 1,
+        })
     elif ext in NATIVE_MAIN_OBJECT or main_object is not None:
         mob = main_object if main_object is not None else NATIVE_MAIN_OBJECT[ext]
         importer = ("NativeFormatImporter", {"externalObjects": {}, "mainObjectFileID": mob})

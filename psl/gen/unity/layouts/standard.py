@@ -1,0 +1,89 @@
+"""The compact prefab (Shaderception.prefab): a 2 m screen with one canvas beside it holding
+the code box, Compile, the output text, the camera toggle, the sharing controls and the
+example buttons."""
+
+from __future__ import annotations
+
+from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
+from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
+from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.listing import add_listing
+from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
+from psl.gen.unity.components.scene import add_screen
+from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
+from psl.gen.unity.components.udon import Wiring, add_udonsharp
+from psl.gen.unity.components.ugui import (
+    add_button,
+    add_button_click,
+    add_input_field,
+    add_scroll_panel,
+    add_world_canvas,
+    rect,
+)
+from psl.gen.unity.serialization import CRT_ID, MATERIAL_ID, color, ref, vec
+
+NAME = "Shaderception"
+CANVAS_W, CANVAS_H = 1200, 1790
+CANVAS_SCALE = 0.0015
+EXAMPLE_COLUMNS = 3
+#: the output panel (a scrolling Text: compile results, errors) and the reference canvas
+OUTPUT_PANEL, OUTPUT_NAME, REFERENCE_NAME = "OutputPanel", "Output", "ReferencePanel"
+
+
+def build(assets: PrefabAssets) -> str:
+    b = PrefabBuilder()
+    root = b.add(NAME, None, rect=False)
+    wiring = Wiring()
+
+    # Screen: a 2 m relief grid showing the CRT through the screen material.
+    screen, renderer = add_screen(b, root, "Screen", ref(MATERIAL_ID, assets.screen_material, 2),
+                                  position=vec(0, 1.6, 0), scale=screen_scale(2),
+                                  mesh=screen_mesh(assets))
+    canvas = add_world_canvas(b, root, "Canvas", width=CANVAS_W, height=CANVAS_H,
+                              position=(2.05, 1.6, 0), scale=CANVAS_SCALE,
+                              background=color(0.12, 0.12, 0.14, 0.95))
+    input_field = add_input_field(b, canvas, "CodeInput", rect(20, 20, CANVAS_W - 40, 820),
+                                  placeholder="Type a PSL program, then press Compile...",
+                                  font_size=26, character_limit=assets.source_limit,
+                                  text=assets.default_program, font=assets.font)
+    compile_go, compile_image = add_button(b, canvas, "CompileButton", "Compile",
+                                           rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
+    output_text = add_scroll_panel(b, canvas, OUTPUT_PANEL, rect(360, 860, CANVAS_W - 380, 220),
+                                   text="", font_size=24, font=assets.font,
+                                   content_name=OUTPUT_NAME)
+
+    if assets.camera_texture:
+        camera_go = add_camera_input(b, root, assets.camera_texture)
+        add_camera_toggle(b, canvas, camera_go, rect(20, 960, 320, 60))
+
+    compiler_go = b.add("Compiler", root, rect=False)
+    sync_go = b.add("SyncCode", root, rect=False)
+    lock_go = b.add("TypingLock", root, rect=False)
+    sharing = add_sharing_controls(b, canvas, wiring, sync_go, lock_go, x=20, y=1100,
+                                   width=CANVAS_W - 40)
+    wiring.offer(ref(input_field), "InputField")
+    wiring.offer(ref(output_text), "Text")
+    wiring.offer(ref(MATERIAL_ID, assets.vm_material, 2), "Material")
+    wiring.offer(ref(CRT_ID, assets.crt, 2), "CustomRenderTexture", "RenderTexture", "Texture")
+    wiring.offer(ref(renderer), "Renderer", "MeshRenderer")
+    wiring.register(compiler_go, "Compiler")
+    wiring.register(sync_go, "SyncCode")
+    _, compiler_backing = add_udonsharp(b, compiler_go, assets.classes["Compiler"], assets,
+                                        wiring)
+    add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
+    add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
+
+    # Example buttons: each loads one program into the input field and compiles it.
+    add_relief_buttons(b, canvas, assets, [screen.cid("MeshFilter")], x=20, y=1310,
+                       width=CANVAS_W - 40)
+    add_examples(b, canvas, assets, wiring, x=20, y=1390, width=CANVAS_W - 40, height=380,
+                 columns=EXAMPLE_COLUMNS)
+
+    # The language reference beside the editor (generated from the registry).
+    reference = add_world_canvas(b, root, REFERENCE_NAME, width=CANVAS_W, height=CANVAS_H,
+                                 position=(2.05 + CANVAS_W * CANVAS_SCALE + 0.1, 1.6, 0),
+                                 scale=CANVAS_SCALE)
+    add_scroll_panel(b, reference, "Reference", rect(0, 0, CANVAS_W, CANVAS_H),
+                     text=assets.reference, font_size=22, font=assets.font)
+    return b.dump()

@@ -1,0 +1,321 @@
+// Test host part (not Udon code): a session of several simulated players, each with their
+// own input field, Compiler, SyncCode, TypingLock, follow and stay-in-place toggles, as every
+// client of a VRChat instance has its own copy of the world's behaviours. One network object
+// (SyncCode) is shared: when a client requests serialization, the harness copies its
+// [UdonSynced] fields to every other client and delivers OnDeserialization there, and keeps
+// that state for late joiners (VRChat sends the owner's last state to whoever joins).
+// After every command all compiles run to the end (Update frames) and every TypingLock
+// sees one frame.
+//
+// Commands on stdin, one per line, fields separated by a tab; "\n" in text means a newline:
+//   join NAME [TEXT]   a player joins with TEXT in the editor (the prefab's default program);
+//                      Start runs, then the current shared state arrives, if any
+//   joinearly NAME [TEXT]  the same, but the shared state arrives before Start
+//   type NAME TEXT     the player's editor now holds TEXT
+//   send NAME EVENT    a button: SyncCode's Share, LoadShared, Restore
+//   example NAME TEXT  an example button with program TEXT (wired to SyncCode)
+//   follow NAME 0|1    the follow toggle changes (then FollowChanged)
+//   focus NAME 0|1     the code box gains or loses keyboard focus (then a frame)
+//   pin NAME 0|1       the stay-in-place toggle changes (then PinChanged)
+//   pad NAME           Interact on the TypingLock (the original's floor pad)
+//   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
+//                      the output text is the listing
+//   state NAME         prints one JSON line (see State)
+
+using System;
+using System.Collections.Generic;
+using System.Reflection;
+using System.Text;
+using UnityEngine;
+using UnityEngine.UI;
+
+public static class Players
+{
+    private sealed class Client
+    {
+        public string Name;
+        public VRC.SDKBase.VRCPlayerApi Player;
+        public InputField Field;
+        public Compiler Compiler;
+        public SyncCode Sync;
+        public TypingLock Lock;
+        public Toggle Follow;
+        public Toggle Pin;
+        public Text Info;
+        public int Serializations;
+        public string Running = ""; // the source of the last program uploaded to its screen
+    }
+
+    private static readonly BindingFlags Any = BindingFlags.Public | BindingFlags.NonPublic
+        | BindingFlags.Instance;
+
+    private static readonly List<Client> Clients = new List<Client>();
+    private static Dictionary<string, object> network; // the owner's last serialized state
+
+    // Copies SyncCode's [UdonSynced] fields, as a serialization does.
+    public static void CopySynced(SyncCode from, SyncCode to)
+    {
+        foreach (FieldInfo f in typeof(SyncCode).GetFields(Any))
+        {
+            if (f.GetCustomAttributes(typeof(UdonSharp.UdonSyncedAttribute), false).Length > 0)
+            {
+                f.SetValue(to, f.GetValue(from));
+            }
+        }
+    }
+
+    private static Dictionary<string, object> Snapshot(SyncCode from)
+    {
+        Dictionary<string, object> state = new Dictionary<string, object>();
+        foreach (FieldInfo f in typeof(SyncCode).GetFields(Any))
+        {
+            if (f.GetCustomAttributes(typeof(UdonSharp.UdonSyncedAttribute), false).Length > 0)
+            {
+                state[f.Name] = f.GetValue(from);
+            }
+        }
+        return state;
+    }
+
+    private static void Receive(Client c, Dictionary<string, object> state)
+    {
+        foreach (KeyValuePair<string, object> kv in state)
+        {
+            typeof(SyncCode).GetField(kv.Key, Any).SetValue(c.Sync, kv.Value);
+        }
+        As(c);
+        c.Sync.OnDeserialization();
+    }
+
+    private static void As(Client c)
+    {
+        VRC.SDKBase.Networking.LocalPlayer = c.Player;
+    }
+
+    private static void Invoke(object target, string method)
+    {
+        MethodInfo m = target.GetType().GetMethod(method, Any, null, Type.EmptyTypes, null);
+        if (m == null)
+        {
+            throw new Exception(target.GetType().Name + " has no method " + method);
+        }
+        m.Invoke(target, null);
+    }
+
+    private static Client Join(string name, string text, bool early)
+    {
+        Client c = new Client();
+        c.Name = name;
+        c.Player = new VRC.SDKBase.VRCPlayerApi();
+        c.Player.displayName = name;
+        c.Field = new InputField();
+        c.Field.text = text;
+        c.Compiler = new Compiler();
+        c.Compiler.input = c.Field;
+        c.Compiler.output = new Text();
+        c.Compiler.screenMat = new Material();
+        c.Info = new Text();
+        c.Follow = new Toggle();
+        c.Sync = new SyncCode();
+        c.Follow.isOn = c.Sync.followByDefault; // the prefab's toggle starts as the default
+        c.Sync.input = c.Field;
+        c.Sync.compiler = c.Compiler;
+        c.Sync.sharedInfo = c.Info;
+        c.Sync.follow = c.Follow;
+        c.Pin = new Toggle();
+        c.Lock = new TypingLock();
+        c.Lock.input = c.Field;
+        c.Lock.pin = c.Pin;
+        Clients.Add(c);
+        As(c);
+        if (early && network != null)
+        {
+            Receive(c, network);
+        }
+        Invoke(c.Sync, "Start");
+        if (!early && network != null)
+        {
+            Receive(c, network);
+        }
+        return c;
+    }
+
+    private static Client Find(string name)
+    {
+        foreach (Client c in Clients)
+        {
+            if (c.Name == name)
+            {
+                return c;
+            }
+        }
+        throw new Exception("no player " + name);
+    }
+
+    // Serializations requested since the last flush reach everyone else; then every
+    // compile runs to its end and every TypingLock sees a frame.
+    private static void Settle()
+    {
+        foreach (Client c in Clients)
+        {
+            if (c.Sync.SerializationRequests != c.Serializations)
+            {
+                c.Serializations = c.Sync.SerializationRequests;
+                network = Snapshot(c.Sync);
+                foreach (Client other in Clients)
+                {
+                    if (other != c)
+                    {
+                        Receive(other, network);
+                    }
+                }
+            }
+        }
+        foreach (Client c in Clients)
+        {
+            As(c);
+            int frames = 0;
+            while (c.Compiler.compiling)
+            {
+                if (++frames > 1000000)
+                {
+                    throw new Exception("compile did not finish");
+                }
+                Invoke(c.Compiler, "Update");
+            }
+            Invoke(c.Lock, "Update");
+        }
+    }
+
+    // A program's identity on a screen: a hash of the uploaded arrays ("" before any upload),
+    // which tests compare between players.
+    private static string Uploaded(Client c)
+    {
+        StringBuilder sb = new StringBuilder();
+        Dictionary<string, Vector4[]> arrays = c.Compiler.screenMat.Arrays;
+        for (int k = 0; arrays.ContainsKey("_Program" + k); k++)
+        {
+            foreach (Vector4 v in arrays["_Program" + k])
+            {
+                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.x), 0).ToString("x8"));
+                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.y), 0).ToString("x8"));
+                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.z), 0).ToString("x8"));
+                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.w), 0).ToString("x8"));
+            }
+        }
+        byte[] hash = System.Security.Cryptography.MD5.Create().ComputeHash(
+            Encoding.ASCII.GetBytes(sb.ToString()));
+        return sb.Length == 0 ? "" : BitConverter.ToString(hash).Replace("-", "");
+    }
+
+    private static string State(Client c)
+    {
+        return "{\"name\": " + Json(c.Name) + ", \"text\": " + Json(c.Field.text)
+            + ", \"out\": " + Json(c.Compiler.output.text) + ", \"info\": " + Json(c.Info.text)
+            + ", \"upload\": " + Json(Uploaded(c))
+            + ", \"serializations\": " + c.Sync.SerializationRequests
+            + ", \"owner\": " + (VRC.SDKBase.Networking.Owner == c.Player ? "true" : "false")
+            + ", \"immobilized\": " + (c.Player.Immobilized ? "true" : "false")
+            + ", \"immobilize_calls\": " + c.Player.ImmobilizeCalls
+            + ", \"pin\": " + (c.Pin.isOn ? "true" : "false") + "}";
+    }
+
+    private static string Json(string s)
+    {
+        StringBuilder sb = new StringBuilder("\"");
+        foreach (char ch in s ?? "")
+        {
+            if (ch == '"' || ch == '\\')
+            {
+                sb.Append('\\').Append(ch);
+            }
+            else if (ch < 0x20 || ch > 0x7e)
+            {
+                sb.Append("\\u").Append(((int)ch).ToString("x4"));
+            }
+            else
+            {
+                sb.Append(ch);
+            }
+        }
+        return sb.Append('"').ToString();
+    }
+
+    public static int Run()
+    {
+        VRC.SDKBase.Networking.Owner = null;
+        string line;
+        while ((line = Console.In.ReadLine()) != null)
+        {
+            if (line.Length == 0)
+            {
+                continue;
+            }
+            string[] f = line.Split('\t');
+            string arg = f.Length > 2 ? f[2].Replace("\\n", "\n") : "";
+            switch (f[0])
+            {
+                case "join":
+                case "joinearly":
+                    Join(f[1], arg, f[0] == "joinearly");
+                    break;
+                case "state":
+                    Console.WriteLine(State(Find(f[1])));
+                    break;
+                default:
+                    Act(Find(f[1]), f[0], arg);
+                    break;
+            }
+            Settle();
+        }
+        return 0;
+    }
+
+    private static void Act(Client c, string command, string arg)
+    {
+        As(c);
+        switch (command)
+        {
+            case "type":
+                c.Field.text = arg;
+                break;
+            case "send":
+                Invoke(c.Sync, arg);
+                break;
+            case "example":
+                ExampleButton button = new ExampleButton();
+                button.input = c.Field;
+                button.compiler = c.Compiler;
+                button.share = c.Sync;
+                button.program = arg;
+                button.Load();
+                break;
+            case "follow":
+                c.Follow.isOn = arg == "1";
+                c.Sync.FollowChanged();
+                break;
+            case "focus":
+                c.Field.isFocused = arg == "1";
+                break;
+            case "pin":
+                c.Pin.isOn = arg == "1";
+                c.Lock.PinChanged();
+                break;
+            case "pad":
+                c.Lock.Interact();
+                break;
+            case "listing":
+                ListingView view = new ListingView();
+                view.screenMat = c.Compiler.screenMat;
+                view.output = c.Compiler.output;
+                view.Show();
+                for (int frame = 0; frame < 100000 && (bool)typeof(ListingView).GetField("busy", Any).GetValue(view); frame++)
+                {
+                    Invoke(view, "Update");
+                }
+                break;
+            default:
+                throw new Exception("unknown command " + command);
+        }
+    }
+}

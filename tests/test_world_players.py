@@ -1,0 +1,252 @@
+"""The world as players meet it, in sessions of simulated players (tests/csharp_support/
+Players.cs drives the generated SyncCode, Compiler, ExampleButton and TypingLock of each
+client, with one shared network object and VRChat's late-joiner behaviour):
+
+- sharing with manners: Compile is local; Share reaches followers' screens but never replaces
+  text they edited; the editor says who shared and can load it, and the replaced text comes
+  back with Restore; late joiners get the current shared program; examples stay local;
+- a program at load: each client compiles the editor's default program at Start;
+- typing without walking: focus immobilizes, blur releases, the toggle and the pad pin it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from psl.gen import udonsharp
+from tests.csharp_support import build as csbuild
+
+pytestmark = pytest.mark.skipif(not csbuild.tools_available(),
+                                reason="mono-mcs/mono-runtime not installed")
+
+DEFAULT = "u = uv(); float3(u.x, u.y, 0.5)"
+MINE = "x = uv().x; float3(x, x, x)"
+THEIRS = "float3(1, 0, 0)"
+OTHER = "float3(0, 0, 1)"
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory) -> Path:
+    return csbuild.shared_host(tmp_path_factory)
+
+
+def session(host: Path, *commands: tuple[str, ...]) -> list[dict]:
+    """Runs the commands; returns the JSON line of every `state` command, in order."""
+    text = "".join("\t".join(c).replace("\n", "\\n") + "\n" for c in commands)
+    proc = subprocess.run(["mono", str(host), "--players"], input=text, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_follow_is_on_by_default():
+    assert udonsharp.FOLLOW_DEFAULT is True
+    assert "public bool followByDefault = true;" in udonsharp.TARGET.render()["SyncCode.cs"]
+
+
+def test_start_compiles_the_default_program_locally(host):
+    a, ref = session(host, ("join", "A", DEFAULT), ("state", "A"),
+                     ("join", "R", DEFAULT), ("state", "R"))
+    assert a["text"] == DEFAULT and a["out"].startswith("compiled:")
+    assert a["upload"] and a["serializations"] == 0 and not a["owner"]
+    assert a["upload"] == ref["upload"]
+
+
+def test_share_runs_on_a_follower_without_touching_their_text(host):
+    a, b, a2, b_after, a3 = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("type", "A", MINE), ("state", "A"),
+        ("type", "B", THEIRS), ("send", "B", "Share"), ("state", "B"),
+        ("state", "A"),
+        # B shares again after A edits more: still A's text, now B's other program runs
+        ("type", "B", OTHER), ("send", "B", "Share"), ("state", "B"),
+        ("state", "A"),
+    )
+    mine_default = a["upload"]  # A typed but did not compile: the default still runs
+    assert b["owner"] and b["serializations"] == 1 and b["out"].startswith("compiled:")
+    assert a2["text"] == MINE, "a share replaced text the player had edited"
+    assert a2["upload"] == b["upload"] != mine_default, "a follower's screen runs the share"
+    assert "B" in a2["info"] and "your text is kept" in a2["info"]
+    assert a3["text"] == MINE and a3["upload"] == b_after["upload"]
+    assert a3["serializations"] == 0
+
+
+def test_a_player_who_does_not_follow_keeps_their_screen(host):
+    a0, a, b = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("follow", "A", "0"), ("type", "A", MINE), ("state", "A"),
+        ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("state", "A"), ("state", "B"),
+    )
+    assert a["text"] == MINE and a["upload"] == a0["upload"] != b["upload"]
+    assert "B shared a program (not followed)" in a["info"]
+
+
+def test_follow_again_runs_the_current_share(host):
+    a, b = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT), ("follow", "A", "0"),
+        ("type", "A", MINE), ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("follow", "A", "1"), ("state", "A"), ("state", "B"),
+    )
+    assert a["text"] == MINE and a["upload"] == b["upload"]
+
+
+def test_load_shared_and_restore(host):
+    loaded, restored, again = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT), ("follow", "A", "0"),
+        ("type", "A", MINE), ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("send", "A", "LoadShared"), ("state", "A"),
+        ("send", "A", "Restore"), ("state", "A"),
+        ("send", "A", "Restore"), ("state", "A"),
+    )
+    assert loaded["text"] == THEIRS and loaded["serializations"] == 0
+    assert restored["text"] == MINE, "Restore brings back the text the load replaced"
+    assert again["text"] == THEIRS  # Restore swaps: pressed again, the load is back
+    assert restored["upload"] != loaded["upload"]  # what the editor shows is what runs
+
+
+def test_an_unedited_editor_follows_the_share(host):
+    a, b = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("state", "A"), ("state", "B"),
+    )
+    assert a["text"] == THEIRS and a["upload"] == b["upload"]
+    (back,) = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("type", "B", THEIRS), ("send", "B", "Share"), ("send", "A", "Restore"),
+        ("state", "A"),
+    )
+    assert back["text"] == DEFAULT
+
+
+@pytest.mark.parametrize("join", ["join", "joinearly"])
+def test_a_late_joiner_gets_the_current_shared_program(host, join):
+    b, c = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("type", "B", OTHER), ("send", "B", "Share"), ("state", "B"),
+        (join, "C", DEFAULT), ("state", "C"),
+    )
+    assert c["text"] == OTHER and c["upload"] == b["upload"]
+    assert "B" in c["info"] and c["serializations"] == 0
+
+
+def test_a_late_joiner_without_a_share_shows_the_default(host):
+    (c,) = session(host, ("join", "A", DEFAULT), ("join", "C", DEFAULT), ("state", "C"))
+    assert c["text"] == DEFAULT and c["upload"] and c["info"] == ""
+
+
+def test_examples_are_local_unless_shared(host):
+    a, b, a2, b2 = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("example", "B", THEIRS), ("state", "A"), ("state", "B"),
+        ("send", "B", "Share"), ("state", "A"), ("state", "B"),
+    )
+    assert b["text"] == THEIRS and b["serializations"] == 0
+    assert a["text"] == DEFAULT and a["upload"] != b["upload"]
+    assert b2["serializations"] == 1 and a2["upload"] == b2["upload"]
+
+
+def test_an_example_keeps_the_replaced_text(host):
+    loaded, back = session(
+        host,
+        ("join", "A", DEFAULT), ("type", "A", MINE), ("example", "A", THEIRS),
+        ("state", "A"), ("send", "A", "Restore"), ("state", "A"),
+    )
+    assert loaded["text"] == THEIRS and back["text"] == MINE
+
+
+def test_typing_immobilizes_and_leaving_the_box_releases(host):
+    start, focused, typed, blurred = session(
+        host,
+        ("join", "A", DEFAULT), ("state", "A"),
+        ("focus", "A", "1"), ("state", "A"),
+        ("type", "A", MINE), ("state", "A"),
+        ("focus", "A", "0"), ("state", "A"),
+    )
+    assert not start["immobilized"] and start["immobilize_calls"] == 0
+    assert focused["immobilized"] and typed["immobilized"]
+    assert typed["immobilize_calls"] == 1, "Immobilize is called on changes, not every frame"
+    assert not blurred["immobilized"] and blurred["immobilize_calls"] == 2
+
+
+def test_the_toggle_and_the_pad_pin_the_player(host):
+    pinned, focus_out, unpinned, pad, pad_off = session(
+        host,
+        ("join", "A", DEFAULT),
+        ("pin", "A", "1"), ("state", "A"),
+        ("focus", "A", "1"), ("focus", "A", "0"), ("state", "A"),
+        ("pin", "A", "0"), ("state", "A"),
+        ("pad", "A"), ("state", "A"),
+        ("pad", "A"), ("state", "A"),
+    )
+    assert pinned["immobilized"] and pinned["pin"]
+    assert focus_out["immobilized"], "leaving the box does not release a pinned player"
+    assert not unpinned["immobilized"]
+    assert pad["immobilized"] and pad["pin"]  # the pad flips the toggle with it
+    assert not pad_off["immobilized"] and not pad_off["pin"]
+
+
+def test_world_events_stay_within_the_extern_budget():
+    """Each event of the small behaviours reaches few externs of its own (an upper bound);
+    with the Compiler's largest measured event (udon_cost, bench/results) added where the
+    event starts a compile, every event stays under 2,500 externs (bench/world_events.py)."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "world_events.py"
+    spec = importlib.util.spec_from_file_location("world_events", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("world_events", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    compile_max = module.compile_event_max(path.parent / "results" / "udon-cost-corpus.json")
+    assert compile_max is not None and compile_max <= 2500
+    table = module.rows(compile_max)
+    events = {(cls, event) for cls, event, *_ in table}
+    assert {("SyncCode", "Share"), ("SyncCode", "OnDeserialization"), ("SyncCode", "Start"),
+            ("TypingLock", "Update"), ("ScreenQuality", "Apply"),
+            ("ListingView", "Update"), ("ReliefQuality", "Apply")} <= events
+    for cls, event, own, _compiles, total in table:
+        if (cls, event) != ("ListingView", "Update"):  # the listing's frame: a fixed loop
+            assert own <= 100, (cls, event, own)
+        assert total <= 2500, (cls, event, total)
+
+
+def test_the_listing_shows_the_program_on_the_screen(host):
+    """The Listing button reads the uploaded program back from the VM material: one line per
+    instruction in psl's listing notation (numbers as C# prints them)."""
+    from psl.bytecode import disassemble
+    from psl.compiler import compile_source
+
+    program = "v = uv(); v.x += 0.25; float3(v.x, -v.y, sin(time().y))"
+    (shown,) = session(host, ("join", "A", program), ("listing", "A"), ("state", "A"))
+    expected = [disassemble(ins) for ins in compile_source(program).program.instructions]
+    got = shown["out"].split("\n")
+    assert len(got) == len(expected)
+    for line, want in zip(got, expected, strict=True):
+        if want.startswith("PUSHCONST"):
+            assert line.startswith("PUSHCONST (")
+            # the constant's x; the padding lanes print as NaN
+            assert float(line[11:-1].split(", ")[0]) == pytest.approx(
+                float(want[11:-1].split(", ")[0]), rel=1e-6)
+        else:
+            assert line == want
+
+
+def test_the_listing_without_a_program(host):
+    (empty,) = session(host, ("join", "A", "x = ;"), ("listing", "A"), ("state", "A"))
+    assert empty["out"] == "No program on this screen yet: press Compile first."
