@@ -5,9 +5,10 @@ Each event's own cost is bounded by the extern sites (tests/udon_support checker
 UdonSharp 1.x names them) of every method the event can reach inside its class, each counted
 once: these behaviours have no loops except ScreenQuality's and ReliefQuality's, whose
 per-element sites are reported per screen and buffer. An event that starts a compile
-(Compiler.Compile, CompileReceived or CompileText: the first slice runs inside the caller's event) adds the
-Compiler's largest event, measured exactly by the shared udon_cost tool (bench/udon_cost.py;
-pass its JSON with --udon-cost, default bench/results/udon-cost-corpus.json).
+(Compiler.Compile, CompileReceived or CompileText: the first slice runs inside the caller's
+event) adds the Compiler's largest event, measured exactly by the shared udon_cost tool
+(bench/udon_cost.py; pass its JSON with --udon-cost, default
+bench/results/udon-cost-corpus.json).
 
 Usage: python bench/world_events.py [--udon-cost FILE] [--budget 2500]
 Writes bench/results/world-events.md and prints it. Exit 1 if an event is over the budget.
