@@ -120,8 +120,9 @@ def main() -> int:
     compile_max = compile_event_max(args.udon_cost)
     lines = ["# Udon externs per event of the world's behaviours", "",
              "Own: extern sites the event can reach in its class (an upper bound, each site "
-             "once; ScreenQuality's and ReliefQuality's loop sites count once per screen / "
-             "buffer; ListingView's "
+             "once; ScreenQuality's figure counts its two loops once: they run once per screen "
+             "and render texture, 3 and 4 in the original layout, so at most 7 times it; "
+             "ReliefQuality's loop runs once per screen (3 at most); ListingView's "
              "Update runs Step LISTING_PER_FRAME times, MaskLetters 4 times each). Compile: the "
              "Compiler's largest event measured by udon_cost "
              f"({compile_max if compile_max is not None else 'not measured'}), added where "

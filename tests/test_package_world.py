@@ -154,6 +154,8 @@ def test_output_and_reference_panels_scroll(prefab: Prefab) -> None:
         prefab.script(content, "ContentSizeFitter")
     reference = prefab.script(f"{standard.REFERENCE_NAME}/Reference/Viewport/Content", "Text")
     assert reference["m_Text"] == reference_text()
+    assert reference["m_FontData"]["m_RichText"] == 1
+    assert output["m_FontData"]["m_RichText"] == 0  # '<' in errors and listings stays text
 
 
 def test_default_program_is_in_the_code_box(prefab: Prefab, package: pkg.Package) -> None:
@@ -171,7 +173,7 @@ def test_reference_text_covers_the_registry() -> None:
         assert f"<b>{b.name}</b>({params})  {b.doc}" in text, b.name
     assert set(OP_LINES) == {op.name for op in Op}
     for section in ("ABOUT", "SYNTAX", "BUILTINS", "AUDIOLINK", "INSTRUCTIONS"):
-        assert f"<b><size=+6>{section}" in text
+        assert f"<b><color=#ffd27f>{section}" in text
     assert len(text) < 16000  # a uGUI Text mesh holds about 16,000 characters
 
 

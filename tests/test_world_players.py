@@ -250,3 +250,12 @@ def test_the_listing_shows_the_program_on_the_screen(host):
 def test_the_listing_without_a_program(host):
     (empty,) = session(host, ("join", "A", "x = ;"), ("listing", "A"), ("state", "A"))
     assert empty["out"] == "No program on this screen yet: press Compile first."
+
+
+@pytest.mark.parametrize("pressed", range(4))
+def test_a_quality_button_switches_every_screen(host, pressed):
+    """ScreenQuality: every screen gets the button's material; its render texture updates in
+    real time, the others on demand (no GPU time for unseen resolutions)."""
+    (got,) = session(host, ("quality", str(pressed)))
+    assert got["screens"] == [pressed] * 3
+    assert got["modes"] == ["Realtime" if k == pressed else "OnDemand" for k in range(4)]

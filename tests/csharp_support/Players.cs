@@ -21,6 +21,9 @@
 //   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
 //                      the output text is the listing
 //   state NAME         prints one JSON line (see State)
+//   quality K          three screens, four resolutions: the quality button of resolution K
+//                      (0..3) is pressed; prints which material each screen shows and each
+//                      render texture's update mode
 
 using System;
 using System.Collections.Generic;
@@ -220,6 +223,39 @@ public static class Players
             + ", \"pin\": " + (c.Pin.isOn ? "true" : "false") + "}";
     }
 
+    private static string Quality(int pressed)
+    {
+        MeshRenderer[] screens = { new MeshRenderer(), new MeshRenderer(), new MeshRenderer() };
+        Material[] materials = new Material[4];
+        CustomRenderTexture[] buffers = new CustomRenderTexture[4];
+        ScreenQuality[] buttons = new ScreenQuality[4];
+        for (int k = 0; k < 4; k++)
+        {
+            materials[k] = new Material();
+            buffers[k] = new CustomRenderTexture();
+        }
+        for (int k = 0; k < 4; k++)
+        {
+            buttons[k] = new ScreenQuality();
+            buttons[k].screens = screens;
+            buttons[k].screenMaterial = materials[k];
+            buttons[k].buffer = buffers[k];
+            buttons[k].buffers = buffers;
+        }
+        buttons[pressed].Apply();
+        StringBuilder sb = new StringBuilder("{\"screens\": [");
+        for (int i = 0; i < screens.Length; i++)
+        {
+            sb.Append(i > 0 ? ", " : "").Append(Array.IndexOf(materials, screens[i].sharedMaterial));
+        }
+        sb.Append("], \"modes\": [");
+        for (int k = 0; k < 4; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(Json(buffers[k].updateMode.ToString()));
+        }
+        return sb.Append("]}").ToString();
+    }
+
     private static string Json(string s)
     {
         StringBuilder sb = new StringBuilder("\"");
@@ -262,6 +298,9 @@ public static class Players
                 case "state":
                     Console.WriteLine(State(Find(f[1])));
                     break;
+                case "quality":
+                    Console.WriteLine(Quality(int.Parse(f[1])));
+                    continue;
                 default:
                     Act(Find(f[1]), f[0], arg);
                     break;

@@ -20,7 +20,9 @@ OP_LINES: dict[str, str] = {
     "CONDJUMP": "pop; go to slot t when its x is 0",
 }
 
-_TITLE = "<b><size=+6>{}</size></b>"
+#: section titles: bold and coloured (uGUI's legacy Text knows b, i, size=N and color tags;
+#: sizes are absolute, so titles keep the panel's size)
+_TITLE = "<b><color=#ffd27f>{}</color></b>"
 
 
 def _section(title: str, lines: list[str]) -> list[str]:

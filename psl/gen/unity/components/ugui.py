@@ -294,7 +294,8 @@ def add_scroll_panel(b: PrefabBuilder, parent: GameObject, name: str, area: dict
                      content_name: str = "Content") -> int:
     """A vertically scrolling text panel (ScrollRect over a RectMask2D viewport; the content
     Text grows with its text through a ContentSizeFitter); returns the Text's fileID, which a
-    behaviour writes (the compiler's output) or which holds fixed text (the reference)."""
+    behaviour writes (the compiler's output) or which holds fixed text (the reference).
+    `rich` 0 for text that may hold '<' (errors, listings): it shows as typed."""
     panel = b.add(name, parent, rect=True, **area)
     add_image(b, panel, background if background is not None else color(0.08, 0.08, 0.1, 0.95))
     viewport = b.add("Viewport", panel, rect=True, **fill(12))

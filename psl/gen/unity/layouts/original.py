@@ -77,7 +77,7 @@ def build(assets: PrefabAssets) -> str:
                                            rect(20, 1040, 300, 70), color(0.55, 0.85, 0.55, 1))
     output_text = add_scroll_panel(b, board, OUTPUT_PANEL, rect(1960, 20, 1020, 560),
                                    text="", font_size=30, font=assets.font,
-                                   content_name=OUTPUT_NAME)
+                                   content_name=OUTPUT_NAME, rich=0)
 
     compiler_go = b.add("Compiler", root, rect=False)
     sync_go = b.add("SyncCode", root, rect=False)

@@ -50,7 +50,7 @@ def build(assets: PrefabAssets) -> str:
                                            rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
     output_text = add_scroll_panel(b, canvas, OUTPUT_PANEL, rect(360, 860, CANVAS_W - 380, 220),
                                    text="", font_size=24, font=assets.font,
-                                   content_name=OUTPUT_NAME)
+                                   content_name=OUTPUT_NAME, rich=0)
 
     if assets.camera_texture:
         camera_go = add_camera_input(b, root, assets.camera_texture)
