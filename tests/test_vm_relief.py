@@ -103,7 +103,8 @@ def test_cli_writes_a_relief_png(tmp_path) -> None:
                                         str(tmp_path / "only.png"), "--relief-grid", "33"])
     assert only.exit_code == 0 and (tmp_path / "only.png").exists()
     for bad in ([], ["--relief", str(tmp_path / "x.gif")], ["--relief", str(rel), "--view", "1"],
-                ["--relief", str(rel), "--view", "0,95"], ["--relief", str(rel),
+                ["--relief", str(rel), "--view", "0,95"],
+                ["--relief", str(rel), "--height-scale", "nan"], ["--relief", str(rel),
                                                           "--relief-grid", "100"]):
         r = CliRunner().invoke(command, [str(prog), *bad])
         assert r.exit_code == 2 and "Traceback" not in r.output, (bad, r.output)

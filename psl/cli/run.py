@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -67,6 +68,12 @@ def _relief_output(ctx: click.Context, param: click.Parameter,
     return value
 
 
+def _height_scale(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not math.isfinite(value) or abs(value) > 100:
+        raise click.BadParameter(f"'{value}': use a number from -100 to 100 (screen widths)")
+    return value
+
+
 def _view(ctx: click.Context, param: click.Parameter, value: str | None) -> View:
     if value is None:
         return VIEW
@@ -101,8 +108,9 @@ def format_stats(stats: Stats) -> str:
                    "height is the alpha (a 3D render, .png)")
 @click.option("--relief-grid", type=click.Choice([str(n) for n in RELIEF.resolutions]),
               default=str(RELIEF.resolutions[0]), show_default=True,
-              help="--relief: vertices per side of the grid (the world's quality levels)")
-@click.option("--height-scale", type=float, default=RELIEF.height_scale, show_default=True,
+              help="--relief: vertices per side of the grid (the world's relief buttons)")
+@click.option("--height-scale", type=float, callback=_height_scale, default=RELIEF.height_scale,
+              show_default=True,
               help="--relief: height of one unit of alpha, in screen widths")
 @click.option("--shaded", is_flag=True,
               help="--relief: light the relief (the world's Shaded option; default unlit)")
