@@ -4,11 +4,13 @@ assignment targets; plus the lint warnings of `psl check`."""
 from __future__ import annotations
 
 import difflib
+import math
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from psl import registry
+from psl.bytecode import f32
 from psl.diagnostics import Diagnostic, Span, make
 from psl.syntax import ast
 
@@ -131,6 +133,9 @@ def analyse(program: ast.Program) -> Analysis:
                 if swizzle_mixes_sets(part.text):
                     diags.append(make("W001", part.span, text=part.text,
                                       hint="use either xyzw or rgba"))
+        elif isinstance(node, ast.Number) and math.isinf(f32(node.value)):
+            diags.append(make("W012", node.span, text=node.text, value="infinity",
+                              hint="the VM and the shaders compute with float32"))
         elif isinstance(node, ast.Assign):
             what = _describe_target(node.target)
             if what is not None:

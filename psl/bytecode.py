@@ -212,8 +212,15 @@ class Program:
         return "".join(disassemble(ins) + "\n" for ins in self.instructions)
 
     def to_json(self) -> str:
-        def lane(x: float) -> float | None:
-            return None if math.isnan(x) else x
+        """JSON for every program: a NaN lane is null, an infinite one (a literal beyond
+        float32's range) is written 1e999 / -1e999, valid JSON that every reader (Python,
+        JavaScript) reads back as infinity; never the bare `Infinity` JSON does not have."""
+        def lane(x: float) -> float | str | None:
+            if math.isnan(x):
+                return None
+            if math.isinf(x):
+                return _POS_INF if x > 0 else _NEG_INF
+            return x
 
         doc = {
             "format": "psl-program",
@@ -225,7 +232,11 @@ class Program:
             "registers": self.registers,
             "variables": {str(k): v for k, v in sorted(self.variables.items())},
         }
-        return json.dumps(doc, indent=1) + "\n"
+        text = json.dumps(doc, indent=1, allow_nan=False)
+        return text.replace(f'"{_POS_INF}"', "1e999").replace(f'"{_NEG_INF}"', "-1e999") + "\n"
+
+
+_POS_INF, _NEG_INF = "psl:+inf", "psl:-inf"  # placeholders: no operand is a string
 
 
 # ---------------------------------------------------------------------- listings
@@ -242,7 +253,7 @@ def format_number(x: float) -> str:
 def disassemble(ins: Instruction) -> str:
     """One listing line, in the original compiler's notation."""
     o = ins.operand
-    n = int(o[0]) if not math.isnan(o[0]) else 0
+    n = int(o[0]) if math.isfinite(o[0]) else 0
     if ins.op == Op.PUSHCONST:
         return "PUSHCONST (" + ", ".join(format_number(x) for x in o) + ")"
     if ins.op == Op.PUSHVAR:

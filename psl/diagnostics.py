@@ -80,6 +80,10 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
        "swizzle lane beyond the value's inferred width"),
     _k("W011", "{op} mixes {left} and {right}: {effect}",
        "mixed widths in an operator or builtin, likely a mistake"),
+    _k("W012", "number '{text}' is beyond float32's range: it becomes {value}",
+       "a literal above float32's largest value (about 3.4e38)"),
+    _k("W013", "this constant expression computes NaN, which the VM takes for a missing "
+               "lane", "a constant 0/0, sqrt(-1) or the like"),
     _k("N001", "the program's result is {what}: {effect}; alpha is the height of the "
                "screen's surface, so the screen shows it flat",
        "final value narrower than a float4 (no alpha: a flat screen)"),

@@ -340,6 +340,7 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    # Compiler, SyncCode, TypingLock, ListingView and one per example and relief button
-    assert count == 4 + len([n for n in _by_name(prefab)
+    # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves and one per
+    # example and relief button
+    assert count == 6 + len([n for n in _by_name(prefab)
                              if n.startswith(("Example_", "Relief_"))])

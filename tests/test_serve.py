@@ -266,3 +266,16 @@ def test_cli_port_in_use_is_a_clear_error() -> None:
                               capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "cannot listen" in proc.stderr
     assert "Traceback" not in proc.stderr and time.monotonic() - start < 30
+
+
+def test_vrchat_facts_are_the_worlds() -> None:
+    from psl import registry
+    from psl.gen import world_programs as wp
+
+    async def body(client: TestClient) -> None:
+        info = await (await client.get("/api/vrchat.json")).json()
+        assert info["source_limit"] == registry.LIMITS.source_chars
+        assert info["trusted_hosts"] == list(wp.TRUSTED_HOSTS)
+        assert info["trusted_wildcards"] == list(wp.TRUSTED_WILDCARDS)
+        assert "raw.githubusercontent.com" not in info["trusted_hosts"]
+    with_client(body)

@@ -202,6 +202,31 @@ def test_share_link_round_trips(page: Any, browser: Any) -> None:
         other.close()
 
 
+def test_for_vrchat_view_gives_the_file_and_checks_urls(page: Any) -> None:
+    program = "let c = uv();\r\nfloat3(c.x, c.y, 0.5) // ünï\r\n"
+    set_source_and_compile(page, program)
+    page.locator("#vrchat").click()
+    page.wait_for_selector("#vrchat-view:not([hidden])")
+    checks = page.locator("#vrchat-checks").inner_text()
+    assert "compiles" in checks and "of 16,000 characters" in checks
+    with page.expect_download() as info:
+        page.locator("#vrchat-download").click()
+    data = Path(info.value.path()).read_bytes()
+    assert data == program.replace("\r\n", "\n").encode("utf-8")  # UTF-8, no BOM, LF
+    cases = {
+        "https://gist.github.com/someone/abc123": "gist.githubusercontent.com/someone/abc123/raw",
+        "https://pastebin.com/XyZ12": "https://pastebin.com/raw/XyZ12",
+        "https://raw.githubusercontent.com/a/b/main/p.psl": "Allow Untrusted URLs",
+        "https://example.org/p.psl": "not one of VRChat's trusted hosts",
+        "https://gist.githubusercontent.com/someone/abc123/raw/p.psl": "a trusted host",
+    }
+    for url, expected in cases.items():
+        page.locator("#vrchat-url").fill(url)
+        assert expected in page.locator("#vrchat-url-check").inner_text(), url
+    page.locator("#vrchat-close").click()
+    assert page.locator("#vrchat-view").is_hidden()
+
+
 # The 3D view (issue 24): a program whose alpha is known (the right half at 2, the left at 0)
 # drawn on the relief grid; the view's colour and camera depth, read back, are psl run
 # --relief's render of the same frame (psl.vm.relief, the same grid, height scale, camera).

@@ -26,6 +26,11 @@ class LazyGroup(click.Group):
         module = self.modules.get(name)
         return None if module is None else importlib.import_module(module).command
 
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        from psl.cli.common import guarded_invoke  # OSError & co. -> a message, no traceback
+
+        return guarded_invoke(super().invoke, ctx)
+
 
 @click.group(cls=LazyGroup, commands_from={
     "check": "psl.cli.check", "compile": "psl.cli.compile", "run": "psl.cli.run",

@@ -37,13 +37,19 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
     With --stats or --widths, JSON output is an object {"diagnostics": [...], "stats":
     [...]} instead of the list of diagnostics.
 
-    Exit status: 0 when no file has errors, 1 when any has, 2 for usage errors.
+    Exit status: 0 when no file has errors, 1 when any has, 2 for usage errors (a file
+    that cannot be read is one: said on stderr, the others are still checked and shown).
     """
-    failed = False
+    failed = unreadable = False
     collected: list[tuple[str, Diagnostic]] = []
     stats: list[dict[str, object]] = []
     for path in files:
-        source = read_source(path)
+        try:
+            source = read_source(path)
+        except click.ClickException as exc:  # the other files are still checked and shown
+            click.echo(f"error: {exc.message}", err=True)
+            unreadable = True
+            continue
         result = check_source(source)
         diags = [d for d in result.diagnostics if d.is_error or not no_warnings]
         failed |= bool(result.errors)
@@ -74,7 +80,7 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
             click.echo(json.dumps(doc, indent=2))
         else:
             click.echo(render_json(collected))
-    sys.exit(1 if failed else 0)
+    sys.exit(2 if unreadable else 1 if failed else 0)
 
 
 def _share(count: int, limit: int) -> str:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from psl.cli.common import print_diagnostics, read_source
 from psl.compiler import compile_source
+from psl.userfiles import same_file, write_bytes
 
 
 @click.command("compile")
 @click.argument("file")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+@click.option("-o", "--output", metavar="FILE",
               help="output file (default: stdout for asm/json; required for bin on a terminal)")
 @click.option("--format", "fmt", type=click.Choice(["bin", "asm", "json"]), default="bin",
               show_default=True,
@@ -21,7 +21,7 @@ from psl.compiler import compile_source
 @click.option("--pad", is_flag=True, help="bin: pad to all 4092 slots (the material upload)")
 def command(file: str, output: str | None, fmt: str, pad: bool) -> None:
     """Compile a PSL program to VM bytecode."""
-    if output is not None and file != "-" and Path(output).resolve() == Path(file).resolve():
+    if output is not None and file != "-" and same_file(output, file):
         raise click.BadParameter("the output would overwrite the source program",
                                  param_hint="-o")
     source = read_source(file)
@@ -45,6 +45,5 @@ def command(file: str, output: str | None, fmt: str, pad: bool) -> None:
         else:
             click.echo(data, nl=False)
         return
-    mode = "wb" if isinstance(data, bytes) else "w"
-    with open(output, mode) as fh:
-        fh.write(data)
+    write_bytes(output, data if isinstance(data, bytes) else data.encode("utf-8"),
+                sources=[file])

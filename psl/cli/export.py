@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from psl.cli.common import display_name, print_diagnostics, read_source
+from psl.userfiles import same_file, write_text
 
 
 @click.command("export")
 @click.argument("file")
 @click.option("--target", type=click.Choice(["unity", "hlsl", "glsl", "shadertoy"]),
               required=True, help="the kind of shader to write")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+@click.option("-o", "--output", metavar="FILE",
               help="output file (default: stdout)")
 @click.option("--no-jump-limit", is_flag=True,
               help="drop the VM's jump budget (loops then run to their end)")
@@ -28,10 +28,12 @@ def command(file: str, target: str, output: str | None, no_jump_limit: bool,
     """Export a PSL program as a native shader that computes what the VM computes."""
     from psl.compiler import compile_source
     from psl.export import ExportError, Options, build_text
+    from psl.export.names import check_name
 
-    if not name.isidentifier():
-        raise click.BadParameter("must be an identifier", param_hint="--name")
-    if output is not None and file != "-" and Path(output).resolve() == Path(file).resolve():
+    why = check_name(name, target)
+    if why is not None:
+        raise click.BadParameter(why, param_hint="--name")
+    if output is not None and file != "-" and same_file(output, file):
         raise click.BadParameter("the output would overwrite the source program",
                                  param_hint="-o")
     source = read_source(file)
@@ -51,4 +53,4 @@ def command(file: str, target: str, output: str | None, no_jump_limit: bool,
     if output is None:
         click.echo(text, nl=False)
     else:
-        Path(output).write_text(text, encoding="utf-8", newline="\n")
+        write_text(output, text, sources=[file])

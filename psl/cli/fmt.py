@@ -2,54 +2,24 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-from pathlib import Path
 
 import click
+
+from psl.userfiles import (
+    MAX_SOURCE_BYTES,
+    UserFileError,
+    decode_source,
+    read_bytes,
+    read_stream,
+    write_text,
+)
 
 BOM = "\ufeff"
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        p = Path(path)
-        if p.is_dir():
-            raise click.UsageError(f"{path} is a folder, not a PSL file")
-        try:
-            data = p.read_bytes()
-        except OSError as exc:
-            raise click.UsageError(f"cannot read {path}: {exc.strerror}") from None
-    # Strict: a byte that is not UTF-8 (say in a comment, where the lexer takes anything)
-    # would otherwise be written back as U+FFFD.
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data[:exc.start].decode("utf-8")
-        line = text.count("\n") + 1
-        column = len(text) - (text.rfind("\n") + 1) + 1
-        raise _NotUtf8(f"{line}:{column}: error: not UTF-8 (byte 0x{data[exc.start]:02x}); "
-                       "not formatting it") from None
-
-
-class _NotUtf8(Exception):
-    pass
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Replace `path` in one step (a crash leaves the old or the new file, never half)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def _stdin():  # type: ignore[no-untyped-def]
+    return getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
 
 
 @click.command("fmt")
@@ -70,9 +40,17 @@ def command(files: tuple[str, ...], check: bool) -> None:
     status = 0
     for path in files:  # every file read (or a usage error) before any write
         try:
-            sources[path] = _read(path)
-        except _NotUtf8 as exc:
-            click.echo(f"{'<stdin>' if path == '-' else path}:{exc}", err=True)
+            data = read_stream(_stdin(), MAX_SOURCE_BYTES) if path == "-" else \
+                read_bytes(path, MAX_SOURCE_BYTES, "PSL file")
+        except UserFileError as exc:  # unreadable: a usage error, before anything is written
+            raise click.UsageError(str(exc)) from None
+        try:
+            # strict: a byte that is not UTF-8 (say in a comment, where the lexer takes
+            # anything) would otherwise be written back as U+FFFD
+            sources[path] = decode_source(data, "<stdin>" if path == "-" else path,
+                                          strict=True)
+        except UserFileError as exc:
+            click.echo(str(exc), err=True)
             sources[path], status = None, 1
     for path, text in sources.items():
         if text is None:
@@ -94,6 +72,11 @@ def command(files: tuple[str, ...], check: bool) -> None:
         elif path == "-":
             click.echo((BOM if bom else "") + formatted, nl=False)
         elif changed:
-            _write_atomic(Path(path), (BOM if bom else "") + formatted)
+            try:
+                write_text(path, (BOM if bom else "") + formatted)
+            except UserFileError as exc:
+                click.echo(str(exc), err=True)
+                status = 1
+                continue
             click.echo(f"reformatted {name}", err=True)
     sys.exit(status)

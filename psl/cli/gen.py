@@ -8,6 +8,7 @@ import click
 
 from psl import registry
 from psl._version import __version__
+from psl.cli.common import GuardedGroup
 from psl.gen.target import Target
 from psl.gen.unity import package as pkg
 
@@ -19,7 +20,7 @@ def _write(target: Target, out: Path, **options: object) -> None:
         click.echo(f"wrote {path}")
 
 
-@click.group()
+@click.group(cls=GuardedGroup)  # OSError (a full disk, an unwritable --out) -> a message
 @click.version_option(__version__, prog_name="psl-gen")
 def main() -> None:
     """Generate the in-world compiler, the VM shader, the Unity package and the docs."""
@@ -27,7 +28,8 @@ def main() -> None:
 
 @main.command("udonsharp")
 @click.option("--out", required=True, type=OUT_DIR,
-              help="Directory to write Compiler.cs, SyncCode.cs and ExampleButton.cs into.")
+              help="Directory to write the UdonSharp behaviours (Compiler.cs, SyncCode.cs, "
+                   "ExampleButton.cs, ProgramLoader.cs, ProgramSaves.cs) into.")
 def udonsharp(out: Path) -> None:
     """Generate the in-world UdonSharp compiler (Compiler.cs) and its helper behaviours."""
     from psl.gen.udonsharp import TARGET
@@ -93,13 +95,21 @@ def docs(out: Path) -> None:
                    "With it: package.json gets url = URL/<name>-<version>.zip and a VCC "
                    "listing (vpm-listing.json, with the zip's SHA-256) is written. Without "
                    "it: no listing and no url (install from the zip or the .unitypackage).")
-def unity_package(out: Path, name: str, version: str, base_url: str | None) -> None:
+@click.option("--gallery", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A gallery file (one 'title | url' per line, raw text URLs) baked into the "
+                   "prefab's gallery buttons and Runtime/Gallery/Gallery.txt.")
+def unity_package(out: Path, name: str, version: str, base_url: str | None,
+                  gallery: Path | None) -> None:
     """Build the Unity package: VPM zip, .unitypackage, package.json and, with --base-url, a
     VCC repository listing (vpm-listing.json)."""
+    from psl.gen import world_programs
+
     try:
+        entries = tuple(world_programs.read_gallery(gallery)) if gallery else ()
         result = pkg.write_package(out, pkg.PackageOptions(name=name, version=version,
-                                                           base_url=base_url))
-    except pkg.PackageError as exc:
+                                                           base_url=base_url, gallery=entries))
+    except (pkg.PackageError, world_programs.GalleryError) as exc:
         raise click.ClickException(str(exc)) from None
     for path in (result.zip, result.unitypackage, result.manifest, result.listing):
         if path is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import sys
 from dataclasses import replace
@@ -10,19 +11,31 @@ from pathlib import Path
 import click
 import numpy as np
 
-from psl.cli.common import print_diagnostics, read_source
+from psl.cli.common import Finite, print_diagnostics, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS, RELIEF
-from psl.vm.images import OUTPUT_SUFFIXES, ImageError, load_texture, save_frames, save_picture
+from psl.userfiles import same_file, write_bytes
+from psl.vm.images import (
+    OUTPUT_SUFFIXES,
+    ImageError,
+    check_gif_size,
+    frame_bytes,
+    gif_bytes,
+    load_texture,
+    to_picture,
+)
 from psl.vm.machine import Stats
 from psl.vm.relief import VIEW, View, render_relief
 from psl.vm.relief import to_picture as relief_picture
-from psl.vm.render import RenderSettings, render
+from psl.vm.render import RenderSettings
+from psl.vm.render import frames as render_frames
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     try:
         w, h = value.lower().split("x")
+        if len(w) > 6 or len(h) > 6:
+            raise ValueError(value)
         width, height = int(w), int(h)
     except ValueError:
         raise click.BadParameter(f"'{value}' is not WIDTHxHEIGHT (e.g. 256x256)") from None
@@ -39,6 +52,8 @@ def _four(ctx: click.Context, param: click.Parameter, value: str | None):
         nums = tuple(float(p) for p in parts)
     except ValueError:
         raise click.BadParameter(f"'{value}' is not four numbers like 1,0,1,0") from None
+    if not all(math.isfinite(x) for x in nums):
+        raise click.BadParameter(f"'{value}': every number must be finite")
     if len(nums) != 4:
         raise click.BadParameter(f"'{value}' has {len(nums)} numbers, expected 4 (a,b,c,d)")
     return nums
@@ -68,12 +83,6 @@ def _relief_output(ctx: click.Context, param: click.Parameter,
     return value
 
 
-def _height_scale(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    if not math.isfinite(value) or abs(value) > 100:
-        raise click.BadParameter(f"'{value}': use a number from -100 to 100 (screen widths)")
-    return value
-
-
 def _view(ctx: click.Context, param: click.Parameter, value: str | None) -> View:
     if value is None:
         return VIEW
@@ -82,9 +91,21 @@ def _view(ctx: click.Context, param: click.Parameter, value: str | None) -> View
         yaw, pitch = (float(p) for p in parts)
     except ValueError:
         raise click.BadParameter(f"'{value}' is not two angles in degrees like 30,25") from None
-    if not -89 <= pitch <= 89:
+    if not (math.isfinite(yaw) and abs(yaw) <= 1e6 and -89 <= pitch <= 89):
         raise click.BadParameter(f"'{value}': the pitch must be -89 to 89 degrees")
     return replace(VIEW, yaw=yaw, pitch=pitch)
+
+
+def relief_png(frame: np.ndarray, side: int, height_scale: float, view: View,
+               shaded: bool) -> bytes:
+    """The relief render of a frame (psl.vm.relief) as .png bytes."""
+    from PIL import Image
+
+    image = render_relief(frame, side=side, height_scale=height_scale, view=view,
+                          shaded=shaded)
+    buf = io.BytesIO()
+    Image.fromarray(relief_picture(image), "RGB").save(buf, format="PNG")
+    return buf.getvalue()
 
 
 def format_stats(stats: Stats) -> str:
@@ -109,7 +130,7 @@ def format_stats(stats: Stats) -> str:
 @click.option("--relief-grid", type=click.Choice([str(n) for n in RELIEF.resolutions]),
               default=str(RELIEF.resolutions[0]), show_default=True,
               help="--relief: vertices per side of the grid (the world's relief buttons)")
-@click.option("--height-scale", type=float, callback=_height_scale, default=RELIEF.height_scale,
+@click.option("--height-scale", type=Finite(-100, 100), default=RELIEF.height_scale,
               show_default=True,
               help="--relief: height of one unit of alpha, in screen widths")
 @click.option("--shaded", is_flag=True,
@@ -118,11 +139,11 @@ def format_stats(stats: Stats) -> str:
               help=f"--relief: camera angles in degrees [default: {VIEW.yaw:g},{VIEW.pitch:g}]")
 @click.option("--size", default="256x256", show_default=True, callback=_size, metavar="WxH",
               help="WIDTHxHEIGHT in pixels")
-@click.option("--time", "time_", type=float, default=0.0, show_default=True,
+@click.option("--time", "time_", type=Finite(-1e30, 1e30), default=0.0, show_default=True,
               help="time of the first frame in seconds")
-@click.option("--frames", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--frames", type=click.IntRange(min=1, max=10**6), default=1, show_default=True,
               help="frames to render; each feeds self() of the next")
-@click.option("--fps", type=click.FloatRange(min=0, min_open=True), default=60.0,
+@click.option("--fps", type=Finite(0, 1e6, low_open=True), default=60.0,
               show_default=True, help="frame rate: frame k runs at time + k/fps")
 @click.option("--camera", callback=_texture, metavar="IMG", help="camera texture (.png/.jpg/.npy)")
 @click.option("--video", callback=_texture, metavar="IMG", help="video texture (.png/.jpg/.npy)")
@@ -133,7 +154,7 @@ def format_stats(stats: Stats) -> str:
               help="use,jump,grab,drop flags, e.g. 1,0,0,0")
 @click.option("--axis", callback=_four, metavar="A,B,C,D",
               help="move h,move v,look h,look v, e.g. 0.5,0,0,0")
-@click.option("--max-jumps", type=click.IntRange(min=0), default=LIMITS.jumps,
+@click.option("--max-jumps", type=click.IntRange(min=0, max=10**9), default=LIMITS.jumps,
               show_default=True, help="jumps after which a pixel stops")
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
@@ -155,23 +176,36 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
         width=size[0], height=size[1], time=time_, frames=frames, fps=fps, button=button,
         axis=axis, camera=camera, video=video, is_avpro=avpro, audiolink=audiolink,
         max_jumps=max_jumps)
-    keep = output is not None and Path(output).suffix.lower() == ".gif"
+    suffix = Path(output).suffix.lower() if output is not None else ""
+    for path, hint in ((output, "-o"), (relief_out, "--relief")):
+        if path is not None and file != "-" and same_file(path, file):
+            raise click.BadParameter("the output would overwrite the source program",
+                                     param_hint=hint)
+    if suffix == ".gif":
+        try:
+            check_gif_size(size[0], size[1], frames)
+        except ImageError as exc:
+            raise click.BadParameter(str(exc), param_hint="--frames") from None
     slots = result.program.slots()
-    if frames > 1 and sys.stderr.isatty():
-        with click.progressbar(length=frames, label="rendering", file=sys.stderr) as bar:
-            rendered = render(slots, settings, on_frame=lambda k: bar.update(1),
-                              keep_frames=keep)
-    else:
-        rendered = render(slots, settings, keep_frames=keep)
-    try:
-        if output is not None:
-            save_frames(output, rendered.frames, fps, alpha=alpha)
-        if relief_out is not None:
-            image = render_relief(rendered.frames[-1], side=int(relief_grid),
-                                  height_scale=height_scale, view=view, shaded=shaded)
-            save_picture(relief_out, relief_picture(image))
-    except OSError as exc:
-        raise click.ClickException(
-            f"cannot write {exc.filename or output}: {exc.strerror or exc}") from None
+    pictures: list[np.ndarray] = []  # GIF: 8-bit frames, a quarter of the float ones
+    last: tuple[np.ndarray, Stats] | None = None
+    total = frames * size[0] * size[1]
+    # a bar on a terminal when the work is long enough to wonder (a big size or many frames)
+    show = sys.stderr.isatty() and total * max(1, len(slots)) > 20_000_000
+    with click.progressbar(length=total, label="rendering", file=sys.stderr,
+                           hidden=not show) as bar:
+        for img, stats in render_frames(slots, settings, on_tile=bar.update,
+                                        tile=16384 if show else None):
+            if suffix == ".gif":
+                pictures.append(to_picture(img, False))
+            last = img, stats
+    assert last is not None
+    if output is not None:
+        data = gif_bytes(pictures, fps) if suffix == ".gif" else \
+            frame_bytes(last[0], suffix, alpha)
+        write_bytes(output, data, sources=[file])
+    if relief_out is not None:
+        write_bytes(relief_out, relief_png(last[0], int(relief_grid), height_scale, view, shaded),
+                    sources=[file])
     if show_stats:
-        click.echo(format_stats(rendered.stats[-1]))
+        click.echo(format_stats(last[1]))

@@ -40,9 +40,9 @@ async def _serve(file: Path | None, host: str, port: int) -> None:
                            allowed_hosts=None if wildcard else allowed)
     try:
         server = await start_server(options, host, port)
-    except OSError as exc:
-        raise click.ClickException(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except (OSError, UnicodeError) as exc:  # UnicodeError: a host name IDNA cannot encode
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None
     what = f"editing {file}" if file else "no FILE: changes are not saved"
     click.echo(f"psl serve: {server.url} ({what}); Ctrl-C stops")
     try:

@@ -72,8 +72,11 @@ def compile_source(source: str, lint: bool = True) -> CompileResult:
     size = link.inlined_size(top, functions)
     if size > LIMITS.instructions:
         count = min(size, LIMITS.count_cap + 1)
+        hint = ("functions are inlined at every call; call big ones less"
+                if analysis.functions else
+                "every operation, value and assignment is an instruction: shorten the program")
         diags.insert(0, make("E030", Span.start(), count=count, limit=LIMITS.instructions,
-                             hint="functions are inlined at every call; call big ones less"))
+                             hint=hint))
         return CompileResult(None, diags, tree)
     sites: list[tuple] = []
     registers: dict[tuple[str, str], int] = {}

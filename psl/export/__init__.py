@@ -10,6 +10,7 @@ from __future__ import annotations
 from psl.compiler import CompileResult, compile_source
 from psl.diagnostics import PslError
 from psl.export.ir import ExportError, Program, build
+from psl.export.names import check_name, comment_text
 from psl.export.text import Options
 
 TARGETS = ("hlsl", "unity", "glsl", "shadertoy")
@@ -35,8 +36,14 @@ def export(source: str, target: str, options: Options | None = None,
 
 def build_text(result: CompileResult, target: str, options: Options | None = None,
                source_name: str = "<program>") -> str:
-    """The shader text of a compiled program for `target`."""
+    """The shader text of a compiled program for `target`. A name `check_name` refuses is
+    a ValueError; the source name is escaped for the generated comments."""
     options = options or Options()
+    if target in TARGETS:
+        why = check_name(options.name, target)
+        if why is not None:
+            raise ValueError(f"--name: {why}")
+    source_name = comment_text(source_name)
     program = build(result)
     if target == "hlsl":
         from psl.export import hlsl

@@ -41,6 +41,7 @@ class ExportError(ValueError):
     def __init__(self, reason: str, span: Span | None = None) -> None:
         self.reason = reason
         self.span = span
+        self.index: int | None = None  # the instruction, while only that is known
         where = f"{span.line}:{span.column}: " if span is not None else ""
         super().__init__(f"{where}cannot export: {reason}")
 
@@ -239,8 +240,10 @@ def _rerun(flow: Flow, b: int, st: State, seen: dict[int, _Seen]) -> None:
                 shape = (domain.binop(d.n, *bare) if op == _BINOP else
                          domain.unop(d.n, bare[0]) if op == _UNOP else domain.call(d.n, bare))
                 if out[0] != shape[0]:
-                    raise ExportError("a constant expression computes NaN, which the VM "
+                    exc = ExportError("a constant expression computes NaN, which the VM "
                                       "takes for a missing lane")
+                    exc.index = k  # the operation's own position, not its block's
+                    raise exc
             if op == _SETVAR:
                 register = regs[d.n]
                 regs[d.n] = inputs[0] if d.pairs is None else domain.setvar(
@@ -480,8 +483,8 @@ def build(result: CompileResult) -> Program:
         try:
             _rerun(flow, b, st, seen.setdefault(key, {}))
         except ExportError as exc:
-            raise ExportError(exc.reason, spans[flow.starts[b]]
-                              if flow.starts[b] < len(spans) else None) from None
+            at = flow.starts[b] if exc.index is None else exc.index
+            raise ExportError(exc.reason, spans[at] if at < len(spans) else None) from None
     ids = {key: i for i, key in enumerate(sorted(entry))}
     builder = _Builder(result, flow, seen, entry, ids, dict(program.variables), spans)
     blocks = {ids[key]: builder.block(key) for key in sorted(entry)}

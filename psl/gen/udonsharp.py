@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 from psl import registry
 from psl.diagnostics import CATALOGUE, Severity
+from psl.gen import world_programs
 from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
-                                "ScreenQuality", "ListingView", "ReliefQuality")
+                                "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves",
+                                "ReliefQuality")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
@@ -242,6 +244,7 @@ def context() -> dict[str, object]:
         "op_values": {op.name: op.value for op in registry.Op},
         "builtin_names": _by_id({b.id: b.name for b in registry.BUILTINS}),
         "binop_symbols": _by_id({b.id: b.symbol for b in registry.BINARY_OPERATORS}),
+        **world_programs.context(),
     }
 
 

@@ -107,7 +107,11 @@ def lint(flow: Flow, spans: Sequence[Span | None], sites: Sequence[tuple],
                                "the loop or if)")
         elif d.op == Op.BINOP:
             _mixed_binop(found, k, span, d.n, *seen.inputs)
+            _constant_nan(found, k, span, d.op, d.n, seen.inputs)
+        elif d.op == Op.UNOP:
+            _constant_nan(found, k, span, d.op, d.n, seen.inputs)
         elif d.op == Op.CALL:
+            _constant_nan(found, k, span, d.op, d.n, seen.inputs)
             if d.n == _SWIZZLE:
                 _swizzle(found, k, span, *seen.inputs)
             else:
@@ -118,6 +122,33 @@ def lint(flow: Flow, spans: Sequence[Span | None], sites: Sequence[tuple],
             found.add("N001", len(code), final_span, what=domain.describe(ws),
                       effect=_result_effect(ws))
     return found
+
+
+def _apply(op: int, n: int, args: Sequence[domain.Val]) -> domain.Val | None:
+    if op == Op.BINOP:
+        return domain.binop(n, args[0], args[1])
+    if op == Op.UNOP:
+        return domain.unop(n, args[0])
+    return domain.call(n, list(args))
+
+
+def _constant_nan(found: Findings, k: int, span: Span | None, op: int, n: int,
+                  args: Sequence[domain.Val]) -> None:
+    """A constant that folds to NaN in a lane its operation's widths give a number (0/0,
+    sqrt(-1)): the VM takes NaN for a missing lane, so the value is narrower than it
+    looks (and `psl export` refuses it). The same test as psl/export/ir.py's."""
+    if not args or any(a is None for a in args):
+        return
+    out = _apply(op, n, args)
+    if out is None or out[1] is None:
+        return
+    shape_args = [(a[0], None) for a in args]
+    if op == Op.CALL and n == _SWIZZLE:
+        shape_args[1] = args[1]
+    shape = _apply(op, n, shape_args)
+    if shape is not None and out[0] != shape[0]:
+        found.add("W013", k, span,
+                  hint="NaN is the VM's mark of a missing lane: the value loses that lane")
 
 
 def _result_effect(ws: frozenset[int]) -> str:

@@ -14,6 +14,7 @@ from psl.diagnostics import Span
 from psl.fmt.tokens import Token, scan
 from psl.lsp.symbols import Symbols, build
 from psl.lsp.text import LineIndex
+from psl.registry import LIMITS
 
 
 @dataclass(eq=False)
@@ -72,8 +73,13 @@ def _by_position(widths: dict[Span, frozenset[int]]) -> dict[tuple[int, int], fr
     return out
 
 
+#: Past this many characters (4x the program limit) the tokens are left out: the compiler
+#: reports E004 at once, and scanning megabytes would hold the server for seconds.
+MAX_SCANNED = 4 * LIMITS.source_chars
+
+
 def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> Document:
-    tokens, _ = scan(text, lenient=True)
+    tokens = scan(text, lenient=True)[0] if len(text) <= MAX_SCANNED else []
     return Document(uri, text, LineIndex(text, encoding), tokens, compile_source(text))
 
 

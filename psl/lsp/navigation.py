@@ -59,8 +59,32 @@ def rename(doc: Document, pos: types.Position, new_name: str) -> types.Workspace
         raise RenameError(f"'{new_name}' is not a PSL name")
     if occ.kind == "function" and lookup_builtin(new_name) is not None:
         raise RenameError(f"'{new_name}' is a builtin function")
+    if new_name == occ.token.text:
+        return types.WorkspaceEdit(changes={doc.uri: []})
+    clash = _collision(doc, occ, new_name)
+    if clash is not None:
+        line = doc.index.position(clash.token.offset).line + 1
+        what = "a function" if clash.kind == "function" else \
+            "a parameter" if clash.kind == "param" else "a variable"
+        raise RenameError(f"'{new_name}' is already {what} (line {line}): renaming would "
+                          "merge two names into one")
     edits = [types.TextEdit(doc.token_range(o.token), new_name) for o in doc.symbols.same(occ)]
     return types.WorkspaceEdit(changes={doc.uri: edits})
+
+
+def _collision(doc: Document, occ: Occurrence, new_name: str) -> Occurrence | None:
+    """An occurrence of `new_name` that the renamed symbol would merge with: any function
+    of that name; for a function, also a variable (W003 then calls it a function); for a
+    top-level variable, that name anywhere (functions see top-level names); for a function's
+    variable or parameter, that name in the function or at the top level."""
+    for o in doc.symbols.occurrences:
+        if o.token.text != new_name or o.kind == "builtin":
+            continue
+        if o.kind == "function" or occ.kind == "function":
+            return o
+        if occ.scope == "" or o.scope in ("", occ.scope):
+            return o
+    return None
 
 
 def document_symbols(doc: Document) -> list[types.DocumentSymbol]:

@@ -19,6 +19,7 @@ from psl.fmt import FormatError
 from psl.lsp import completion, editing, hover, navigation
 from psl.lsp.diagnostics import diagnostics
 from psl.lsp.document import Document, analyse
+from psl.lsp.guard import GuardedProtocol, GuardedReader, NotOpen, opened_text
 
 #: Seconds a change waits before its diagnostics are computed, so a burst of keystrokes
 #: compiles once.
@@ -30,12 +31,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class PslLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("psl", __version__)
+        super().__init__("psl", __version__, protocol_cls=GuardedProtocol)
         self.documents: dict[str, Document] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
 
     def document(self, uri: str) -> Document:
-        text = self.workspace.get_text_document(uri).source
+        text, _ = opened_text(self.workspace, uri)  # NotOpen: never read from disk
         doc = self.documents.get(uri)
         if doc is None or doc.text != text:
             encoding = str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
@@ -46,8 +47,10 @@ class PslLanguageServer(LanguageServer):
     def publish(self, uri: str) -> None:
         self.timers.pop(uri, None)
         try:
-            version = self.workspace.get_text_document(uri).version
+            _, version = opened_text(self.workspace, uri)
             found = diagnostics(self.document(uri))
+        except NotOpen:
+            return
         except Exception:  # a crash here would end the server's diagnostics for good
             log.exception("diagnostics failed for %s", uri)
             return
@@ -69,6 +72,8 @@ def _safe(default: object = None) -> Callable[[F], F]:
                 return fn(*args)
             except JsonRpcInvalidParams:
                 raise
+            except NotOpen:  # an editor asks about open documents only
+                return default
             except Exception:
                 log.exception("%s failed", fn.__name__)
                 return default
@@ -175,4 +180,6 @@ def create_server() -> PslLanguageServer:
 
 def main() -> None:
     """Serve on stdin/stdout until the client says exit."""
-    create_server().start_io()
+    import sys
+
+    create_server().start_io(GuardedReader(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -21,8 +21,8 @@ def units(text: str, encoding: str) -> int:
     if text.isascii() or encoding == types.PositionEncodingKind.Utf32:
         return len(text)
     if encoding == types.PositionEncodingKind.Utf8:
-        return len(text.encode("utf-8"))
-    return len(text.encode("utf-16-le")) // 2
+        return len(text.encode("utf-8", errors="surrogatepass"))
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
 
 
 def _chars_for_units(text: str, count: int, encoding: str) -> int:

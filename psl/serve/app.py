@@ -4,6 +4,7 @@ GET  /                     the page (psl/web/static/index.html)
 GET  /static/{path}        packaged static files only (no traversal, fixed suffixes)
 GET  /api/language.json    keywords, builtins, operators (from psl.registry)
 GET  /api/reference.json   SPEC §9 settings and textures for the page's test mode
+GET  /api/vrchat.json      the "for VRChat" view's facts: source limit, trusted hosts
 GET  /api/shader/{name}    the generated WebGL2 VM (vm.frag)
 GET  /api/program          the program: FILE's text and version, or the default program
 POST /api/compile          {"source"[, "native": true]} -> diagnostics and base64 float32
@@ -28,6 +29,8 @@ from psl.serve.build import compile_reply, reference_settings
 from psl.serve.files import ProgramFile, UnsafePath, content_type, static_file
 from psl.serve.language import language_description
 from psl.serve.shader import ShaderUnavailable, shader_sources
+from psl.serve.vrchat import vrchat_description
+from psl.userfiles import UserFileError
 
 log = logging.getLogger("psl.serve")
 
@@ -99,9 +102,10 @@ def _hostname(host: str) -> str:
 async def _json_body(request: web.Request) -> dict[str, object]:
     try:
         body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise web.HTTPBadRequest(text=json.dumps({"error": f"invalid JSON: {exc}"}),
-                                 content_type="application/json") from exc
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, too deep
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise web.HTTPBadRequest(text=json.dumps({"error": f"invalid JSON: {why}"}),
+                                 content_type="application/json") from None
     if not isinstance(body, dict) or not isinstance(body.get("source"), str):
         raise web.HTTPBadRequest(text=json.dumps({"error": 'expected {"source": "..."}'}),
                                  content_type="application/json")
@@ -135,6 +139,10 @@ async def reference(request: web.Request) -> web.Response:
     return web.json_response(reference_settings())
 
 
+async def vrchat(request: web.Request) -> web.Response:
+    return web.json_response(vrchat_description())
+
+
 async def shader(request: web.Request) -> web.Response:
     try:
         sources = shader_sources()
@@ -154,8 +162,8 @@ async def program(request: web.Request) -> web.Response:
                                   "version": None, "can_save": False})
     try:
         snap = pf.read()
-    except OSError as exc:
-        return _error(409, f"cannot read {pf.name}: {exc.strerror}")
+    except UserFileError as exc:
+        return _error(409, str(exc))
     return web.json_response({"file": pf.name, "source": snap.source,
                               "version": snap.version, "can_save": True})
 
@@ -180,8 +188,8 @@ async def save(request: web.Request) -> web.Response:
         return _error(400, "expected base_version: the version the page loaded")
     try:
         result = pf.save(str(body["source"]), base, overwrite=body.get("overwrite") is True)
-    except OSError as exc:
-        return _error(500, f"cannot write {pf.name}: {exc.strerror}")
+    except UserFileError as exc:  # read-only, full disk, not UTF-8 on disk, lone surrogate
+        return _error(422, str(exc))
     if not result.saved:
         return web.json_response(
             {"saved": False, "conflict": True, "version": result.version,
@@ -253,6 +261,7 @@ def create_app(options: ServeOptions | None = None) -> web.Application:
     app.router.add_get("/static/{path:.*}", static)
     app.router.add_get("/api/language.json", language)
     app.router.add_get("/api/reference.json", reference)
+    app.router.add_get("/api/vrchat.json", vrchat)
     app.router.add_get("/api/shader/{name}", shader)
     app.router.add_get("/api/program", program)
     app.router.add_post("/api/compile", compile_)

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from psl.userfiles import (
+    MAX_SOURCE_BYTES,
+    UserFileError,
+    decode_source,
+    encode_text,
+    read_bytes,
+    write_bytes,
+)
 
 STATIC_ROOT = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -34,10 +42,13 @@ def static_file(relative: str, root: Path = STATIC_ROOT) -> Path:
     if relative.startswith("/") or any(p in ("", ".", "..") for p in parts) \
             or len(parts) != len(relative.split("/")):
         raise UnsafePath(relative)
-    base = root.resolve()
-    path = (base / relative).resolve()
-    if not path.is_relative_to(base) or not path.is_file():
-        raise UnsafePath(relative)
+    try:
+        base = root.resolve()
+        path = (base / relative).resolve()
+        if not path.is_relative_to(base) or not path.is_file():
+            raise UnsafePath(relative)
+    except (OSError, ValueError):  # a name too long for the system, a loop of links
+        raise UnsafePath(relative) from None
     if path.suffix not in CONTENT_TYPES:
         raise UnsafePath(relative)
     return path
@@ -66,11 +77,17 @@ class SaveResult:
 
 
 class ProgramFile:
-    """The program given to `psl serve FILE`: read, watched by its stat, saved on request."""
+    """The program given to `psl serve FILE`: read, watched by its stat, saved on request.
+    Read and written through psl.userfiles (bounded, links and modes kept); reading or
+    writing fails with UserFileError."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._stat: tuple[int, int] | None = None
+        #: why the file on disk must not be saved over (bytes that are not UTF-8 show as
+        #: U+FFFD on the page: saving would write those over them), or None
+        self.problem: str | None = None
+        self._bom = False
         self._last = self.read()
 
     @property
@@ -78,8 +95,14 @@ class ProgramFile:
         return self.path.name
 
     def read(self) -> Snapshot:
-        data = self.path.read_bytes()
+        data = read_bytes(self.path, MAX_SOURCE_BYTES, "PSL file")
         self._stat = self._stat_key()
+        self._bom = data.startswith(codecs.BOM_UTF8)
+        try:
+            decode_source(data, self.name, strict=True)
+            self.problem = None
+        except UserFileError as exc:
+            self.problem = str(exc)
         # Like `psl check`: undecodable bytes become U+FFFD for the lexer to point at.
         return Snapshot(data.decode("utf-8-sig", errors="replace"), version_of(data))
 
@@ -98,7 +121,7 @@ class ProgramFile:
             return None
         try:
             snap = self.read()
-        except OSError:
+        except (OSError, UserFileError):
             return None  # half-written or gone for a moment: look again next time
         if snap.version == self._last.version:
             return None
@@ -108,30 +131,17 @@ class ProgramFile:
     def save(self, source: str, base_version: str, overwrite: bool = False) -> SaveResult:
         """Write `source` if the file is still the version the page loaded (`base_version`),
         or when the user chose to overwrite; otherwise report the conflict."""
-        try:
+        if self.path.exists() or self.path.is_symlink():
             current = self.read()
-        except FileNotFoundError:
-            current = Snapshot("", "")
+        else:
+            current, self.problem = Snapshot("", ""), None
         if current.version != base_version and not overwrite:
             return SaveResult(False, current.version, current.source)
-        data = source.encode("utf-8")
-        self._write_atomically(data)
+        if self.problem is not None:
+            raise UserFileError(f"{self.problem}; not saving over it (the page shows those "
+                                "bytes as U+FFFD)")
+        data = (codecs.BOM_UTF8 if self._bom else b"") + encode_text(source, self.name)
+        write_bytes(self.path, data)
         self._last = Snapshot(source, version_of(data))
         self._stat = self._stat_key()
         return SaveResult(True, self._last.version)
-
-    def _write_atomically(self, data: bytes) -> None:
-        # A temporary file beside it and a rename, so the user's editor never sees half a file.
-        directory = self.path.parent
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=directory)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            try:
-                os.chmod(tmp, self.path.stat().st_mode & 0o7777)
-            except FileNotFoundError:
-                pass
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise

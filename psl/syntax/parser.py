@@ -212,7 +212,29 @@ def utf16_length(text: str) -> int:
     """Length in UTF-16 code units, as the world's InputField and C# count it."""
     if text.isascii():
         return len(text)
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+#: A lone surrogate (from JSON's "\ud800" or a broken editor) is not text: nothing can
+#: encode it, so it is refused here, before any stage or surface tries to.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _char_hint(ch: str) -> str:
+    if "\ud800" <= ch <= "\udfff":
+        return "a lone surrogate is not a character: the text was cut inside a character " \
+               "(UTF-16 pair) or sent by a broken tool"
+    if ch == "\ufffd":
+        return "U+FFFD stands for bytes that are not UTF-8: save the file as UTF-8"
+    return ""
+
+
+def _bad_char(source: str, pos: int) -> Diagnostic:
+    line = source.count("\n", 0, pos) + 1
+    col = pos - (source.rfind("\n", 0, pos) + 1) + 1
+    ch = source[pos]
+    return make("E001", Span(line, col, line, col + 1), hint=_char_hint(ch),
+                char=describe_char(ch))
 
 
 # A Token is a str with its documented attributes (type, value, positions); setting them
@@ -222,6 +244,10 @@ _new_token = str.__new__
 
 def lex(source: str) -> tuple[list[lark.Token], Diagnostic | None]:
     """Stages 1-3: size, lexing, token count, nesting."""
+    if not source.isascii():
+        lone = _SURROGATE.search(source)
+        if lone is not None:
+            return [], _bad_char(source, lone.start())
     size = utf16_length(source)
     if size > LIMITS.source_chars:
         return [], make("E004", Span.start(), count=size, what="characters",
@@ -234,8 +260,7 @@ def lex(source: str) -> tuple[list[lark.Token], Diagnostic | None]:
     while pos < end:
         m = match(source, pos)
         if m is None:
-            col = pos - line_start + 1
-            bad = make("E001", Span(line, col, line, col + 1), char=describe_char(source[pos]))
+            bad = _bad_char(source, pos)
             break
         kind, text, nxt = m.lastgroup, m.group(), m.end()
         if kind in ignore:

@@ -11,6 +11,7 @@ path exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -383,17 +384,48 @@ def _assign_lanes(cur: V, v: V, lanes: list[tuple[int, int]]) -> V:
     return canon(out)
 
 
-def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
-            code: Code | None = None) -> tuple[np.ndarray, Stats]:
-    """Run a program (float32 slots [n][4]) for every pixel.
+#: Bytes of registers one tile of pixels may hold: `execute` runs a frame in tiles so
+#: that a program with many variables at a large size stays in bounded memory.
+TILE_BYTES = 96 << 20
 
-    Returns the colours as float32 [H][W][4] (row 0 = smallest v) and the statistics.
+
+def tile_pixels(registers: int) -> int:
+    """Pixels per tile: registers and stack of a pixel are 16 bytes a value."""
+    return max(4096, TILE_BYTES // (16 * (registers + 48)))
+
+
+def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
+            code: Code | None = None,
+            on_tile: Callable[[int], None] | None = None,
+            tile: int | None = None) -> tuple[np.ndarray, Stats]:
+    """Run a program (float32 slots [n][4]) for every pixel, a tile of pixels at a time
+    (each pixel runs alone, so tiles change nothing but the memory held at once).
+
+    Returns the colours as float32 [H][W][4] (row 0 = smallest v) and the statistics;
+    `on_tile(pixels)` is called after each tile with the pixels it ran; `tile` caps the
+    pixels per tile (smaller tiles: more frequent progress).
     """
     code = code or decode(slots)
-    frame = Frame(code, inputs, max_jumps)
-    frame.run()
     h, w = inputs.height, inputs.width
-    img = np.ascontiguousarray(frame.out.T.reshape(h, w, 4))
-    stats = Stats(frame.exec.reshape(h, w), frame.jumps.reshape(h, w),
-                  frame.hit.reshape(h, w), frame.deep, code.registers, frame.groups_run)
+    n = h * w
+    u, v = inputs.uv_grid()
+    out = np.empty((n, 4), F32)
+    exec_ = np.empty(n, np.int64)
+    jumps = np.empty(n, np.int64)
+    hit = np.empty(n, bool)
+    deep = groups = 0
+    step = min(tile_pixels(code.registers), tile or n)
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        frame = Frame(code, inputs, max_jumps, pixels=(u[a:b], v[a:b]))
+        frame.run()
+        out[a:b] = frame.out.T
+        exec_[a:b], jumps[a:b], hit[a:b] = frame.exec, frame.jumps, frame.hit
+        deep, groups = max(deep, frame.deep), groups + frame.groups_run
+        del frame
+        if on_tile is not None:
+            on_tile(b - a)
+    img = out.reshape(h, w, 4)
+    stats = Stats(exec_.reshape(h, w), jumps.reshape(h, w), hit.reshape(h, w), deep,
+                  code.registers, groups)
     return img, stats

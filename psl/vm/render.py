@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,11 +48,12 @@ class Rendered:
         return self.frames[-1]
 
 
-def render(slots: np.ndarray, settings: RenderSettings,
-           on_frame: Callable[[int], None] | None = None, keep_frames: bool = True) -> Rendered:
+def frames(slots: np.ndarray, settings: RenderSettings,
+           on_tile: Callable[[int], None] | None = None, tile: int | None = None,
+           ) -> Iterator[tuple[np.ndarray, Stats]]:
+    """The frames one at a time (only the previous one is held, for `self`)."""
     settings.validate()
     code = decode(slots)
-    out = Rendered()
     previous: np.ndarray | None = None
     for k in range(settings.frames):
         inputs = Inputs(
@@ -61,9 +62,18 @@ def render(slots: np.ndarray, settings: RenderSettings,
             button=settings.button, axis=settings.axis, self_texture=previous,
             camera=settings.camera, video=settings.video, is_avpro=settings.is_avpro,
             audiolink=settings.audiolink)
-        img, stats = execute(slots, inputs, settings.max_jumps, code=code)
+        img, stats = execute(slots, inputs, settings.max_jumps, code=code, on_tile=on_tile,
+                              tile=tile)
         previous = img
-        if keep_frames or k == settings.frames - 1:
+        yield img, stats
+
+
+def render(slots: np.ndarray, settings: RenderSettings,
+           on_frame: Callable[[int], None] | None = None, keep_frames: bool = True) -> Rendered:
+    out = Rendered()
+    last = settings.frames - 1
+    for k, (img, stats) in enumerate(frames(slots, settings)):
+        if keep_frames or k == last:
             out.frames.append(img)
         out.stats.append(stats)
         if on_frame is not None:

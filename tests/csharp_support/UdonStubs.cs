@@ -129,6 +129,12 @@ namespace UnityEngine
         }
     }
 
+    // UnityEngine.Time (exposed: time). The host advances it frame by frame.
+    public static class Time
+    {
+        public static float time;
+    }
+
     // UnityEngine.Renderer / MeshRenderer (exposed: sharedMaterial get/set).
     public class Renderer : Component
     {
@@ -184,10 +190,11 @@ namespace UnityEngine.UI
 
 namespace VRC.SDKBase
 {
-    // VRC.SDKBase.VRCPlayerApi (exposed: displayName, Immobilize). The stub records the
-    // immobilized state and how often Immobilize was called.
+    // VRC.SDKBase.VRCPlayerApi (exposed: isLocal, displayName, Immobilize). The stub
+    // records the immobilized state and how often Immobilize was called.
     public class VRCPlayerApi
     {
+        public bool isLocal;
         public string displayName = "";
         public bool Immobilized;
         public int ImmobilizeCalls;
@@ -199,10 +206,28 @@ namespace VRC.SDKBase
         }
     }
 
+    // VRC.SDKBase.VRCUrl (exposed: Get, ToString; the constructor is editor-only in VRChat,
+    // used here by the test host and the setup-code test only).
+    public class VRCUrl
+    {
+        private readonly string url;
+
+        public VRCUrl(string url)
+        {
+            this.url = url == null ? "" : url;
+        }
+
+        public string Get() { return url; }
+
+        public override string ToString() { return url; }
+
+        public static VRCUrl Empty { get { return new VRCUrl(""); } }
+    }
+
     // VRC.SDKBase.Networking (exposed: LocalPlayer, IsOwner, SetOwner).
     public static class Networking
     {
-        public static VRCPlayerApi LocalPlayer = new VRCPlayerApi();
+        public static VRCPlayerApi LocalPlayer = new VRCPlayerApi { isLocal = true };
         public static VRCPlayerApi Owner = null;
 
         public static bool IsOwner(VRCPlayerApi player, UnityEngine.GameObject obj)
@@ -213,6 +238,137 @@ namespace VRC.SDKBase
         public static void SetOwner(VRCPlayerApi player, UnityEngine.GameObject obj)
         {
             Owner = player;
+        }
+    }
+}
+
+namespace VRC.SDK3.Components
+{
+    // VRC.SDK3.Components.VRCUrlInputField (exposed: GetUrl, SetUrl). The player types a URL
+    // into it; the test host sets it with SetUrl.
+    public class VRCUrlInputField : UnityEngine.MonoBehaviour
+    {
+        private VRC.SDKBase.VRCUrl url = VRC.SDKBase.VRCUrl.Empty;
+
+        public VRC.SDKBase.VRCUrl GetUrl() { return url; }
+
+        public void SetUrl(VRC.SDKBase.VRCUrl value) { url = value; }
+    }
+}
+
+namespace VRC.Udon.Common.Interfaces
+{
+    // VRC.Udon.Common.Interfaces.IUdonEventReceiver (what LoadUrl sends its result to).
+    public interface IUdonEventReceiver { }
+}
+
+namespace VRC.SDK3.StringLoading
+{
+    using VRC.SDKBase;
+    using VRC.Udon.Common.Interfaces;
+
+    // VRC.SDK3.StringLoading.IVRCStringDownload (exposed: Result, ResultBytes, Error,
+    // ErrorCode, Url, UdonBehaviour).
+    public interface IVRCStringDownload
+    {
+        string Result { get; }
+        byte[] ResultBytes { get; }
+        string Error { get; }
+        int ErrorCode { get; }
+        VRCUrl Url { get; }
+        IUdonEventReceiver UdonBehaviour { get; }
+    }
+
+    // VRC.SDK3.StringLoading.VRCStringDownloader (exposed: LoadUrl). A stand-in that behaves
+    // as VRChat documents: the request is queued and answered later by the host's
+    // StringLoadingService (one download every 5 s, queued requests in random order).
+    public static class VRCStringDownloader
+    {
+        public static readonly System.Collections.Generic.List<PendingDownload> Queue =
+            new System.Collections.Generic.List<PendingDownload>();
+
+        public static void LoadUrl(VRCUrl url, IUdonEventReceiver receiver)
+        {
+            Queue.Add(new PendingDownload(url, receiver));
+        }
+    }
+
+    // One queued request (test-only).
+    public sealed class PendingDownload
+    {
+        public readonly VRCUrl Url;
+        public readonly IUdonEventReceiver Receiver;
+
+        public PendingDownload(VRCUrl url, IUdonEventReceiver receiver)
+        {
+            Url = url;
+            Receiver = receiver;
+        }
+    }
+}
+
+namespace VRC.SDK3.Persistence
+{
+    using System.Collections.Generic;
+    using VRC.SDKBase;
+
+    // VRC.SDK3.Persistence.PlayerData (exposed: HasKey, GetString, SetString). A stand-in that
+    // behaves as VRChat documents: a player's data can be used only after OnPlayerRestored
+    // for them (Restore, by the host); SetString writes the local player's data; over the
+    // budget (UTF-8 bytes of every key and value, uncompressed here) nothing is saved and
+    // StorageExceeded is raised for the host to deliver. Misuse throws, as a test failure.
+    public static class PlayerData
+    {
+        public static readonly Dictionary<VRCPlayerApi, Dictionary<string, string>> Data =
+            new Dictionary<VRCPlayerApi, Dictionary<string, string>>();
+        public static int Budget = 100 * 1024;
+        public static bool StorageExceeded;
+        public static int Writes;
+
+        public static void Restore(VRCPlayerApi player, Dictionary<string, string> saved)
+        {
+            Data[player] = saved;
+        }
+
+        private static Dictionary<string, string> Of(VRCPlayerApi player)
+        {
+            Dictionary<string, string> d;
+            if (player == null || !Data.TryGetValue(player, out d))
+            {
+                throw new System.InvalidOperationException("PlayerData used before OnPlayerRestored");
+            }
+            return d;
+        }
+
+        public static bool HasKey(VRCPlayerApi player, string key)
+        {
+            return Of(player).ContainsKey(key);
+        }
+
+        public static string GetString(VRCPlayerApi player, string key)
+        {
+            string v;
+            return Of(player).TryGetValue(key, out v) ? v : null;
+        }
+
+        public static void SetString(string key, string value)
+        {
+            Dictionary<string, string> d = Of(Networking.LocalPlayer);
+            int size = System.Text.Encoding.UTF8.GetByteCount(key) + System.Text.Encoding.UTF8.GetByteCount(value);
+            foreach (KeyValuePair<string, string> kv in d)
+            {
+                if (kv.Key != key)
+                {
+                    size += System.Text.Encoding.UTF8.GetByteCount(kv.Key) + System.Text.Encoding.UTF8.GetByteCount(kv.Value);
+                }
+            }
+            if (size > Budget)
+            {
+                StorageExceeded = true;
+                return;
+            }
+            d[key] = value;
+            Writes++;
         }
     }
 }
@@ -243,7 +399,7 @@ namespace UdonSharp
 
     // UdonSharp.UdonSharpBehaviour: the Udon events the behaviours override, and
     // RequestSerialization. The stub counts serialization requests.
-    public class UdonSharpBehaviour : UnityEngine.MonoBehaviour
+    public class UdonSharpBehaviour : UnityEngine.MonoBehaviour, VRC.Udon.Common.Interfaces.IUdonEventReceiver
     {
         public int SerializationRequests;
 
@@ -259,5 +415,10 @@ namespace UdonSharp
         public virtual void InputMoveVertical(float value, UdonInputEventArgs args) { }
         public virtual void InputLookHorizontal(float value, UdonInputEventArgs args) { }
         public virtual void InputLookVertical(float value, UdonInputEventArgs args) { }
+        public virtual void OnStringLoadSuccess(VRC.SDK3.StringLoading.IVRCStringDownload result) { }
+        public virtual void OnStringLoadError(VRC.SDK3.StringLoading.IVRCStringDownload result) { }
+        public virtual void OnPlayerRestored(VRC.SDKBase.VRCPlayerApi player) { }
+        public virtual void OnPlayerDataStorageExceeded(VRC.SDKBase.VRCPlayerApi player) { }
+        public virtual void OnPlayerDataStorageWarning(VRC.SDKBase.VRCPlayerApi player) { }
     }
 }

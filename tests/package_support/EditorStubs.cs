@@ -9,6 +9,7 @@ namespace UnityEngine
     public class Object
     {
         public string name;
+        public static T Instantiate<T>(T original, Transform parent) where T : Object { return original; }
         public static implicit operator bool(Object o) { return !ReferenceEquals(o, null); }
         public static Object FindObjectOfType(Type t) { return null; }
     }
@@ -17,6 +18,7 @@ namespace UnityEngine
         public GameObject gameObject;
         public Transform transform;
         public T GetComponent<T>() { return default(T); }
+        public T GetComponentInChildren<T>() { return default(T); }
     }
     public class Behaviour : Component { public bool enabled; }
     public class MonoBehaviour : Behaviour { }
@@ -26,6 +28,8 @@ namespace UnityEngine
         public Transform Find(string n) { return null; }
         public void SetParent(Transform p, bool worldPositionStays) { }
     }
+    public struct Vector2 { public float x, y; public Vector2(float x, float y) { this.x = x; this.y = y; } }
+    public class RectTransform : Transform { public Vector2 anchoredPosition; public Vector2 sizeDelta; }
     public class GameObject : Object
     {
         public GameObject(string name) { }
@@ -157,7 +161,7 @@ namespace UnityEditor
         public SerializedProperty GetIterator() { return null; }
         public bool ApplyModifiedProperties() { return true; }
     }
-    public static class Selection { public static GameObject activeGameObject; }
+    public static class Selection { public static GameObject activeGameObject; public static Object activeObject; }
     public static class TypeCache
     {
         public struct TypeCollection : IEnumerable<Type>
@@ -187,6 +191,22 @@ namespace UnityEditor.Events
         public static void AddStringPersistentListener(UnityEventBase e, UnityAction<string> call, string argument) { }
         public static void AddPersistentListener<T0>(UnityEvent<T0> e, UnityAction<T0> call) { }
     }
+}
+
+namespace VRC.SDKBase
+{
+    // The one stub with a body: the setup-code test reads the URLs back.
+    public class VRCUrl
+    {
+        private readonly string url;
+        public VRCUrl(string url) { this.url = url; }
+        public string Get() { return url; }
+    }
+}
+
+namespace VRC.SDK3.Components
+{
+    public class VRCUrlInputField : UnityEngine.MonoBehaviour { }
 }
 
 namespace VRC.Udon

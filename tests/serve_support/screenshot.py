@@ -1,9 +1,11 @@
-"""Take docs/playground.png: the page with a corpus program, rendered once at 128 × 128.
+"""Take docs/playground.png: the page with a corpus program, rendered once at 128 × 128;
+with --vrchat, docs/playground-vrchat.png: the same page with its "for VRChat" view open
+and a gist page URL in its URL check.
 
-    python -m tests.serve_support.screenshot [PROGRAM.psl] [OUT.png] [3d]
+    python -m tests.serve_support.screenshot [--vrchat | --3d] [PROGRAM.psl] [OUT.png]
 
-With `3d`, the 3D view (shaded) instead: docs/playground_3d.png is
-`... tests/corpus/scene_fbm.psl docs/playground_3d.png 3d`.
+With --3d, the 3D view (shaded) instead: docs/playground_3d.png is
+`... --3d tests/corpus/scene_fbm.psl docs/playground_3d.png`.
 
 Paused on purpose: on SwiftShader one frame of scene_raymarch takes many seconds.
 """
@@ -21,7 +23,12 @@ from tests.serve_support.server import ServerThread
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def main(program: Path, out: Path, view3d: bool = False) -> None:
+#: what the --vrchat screenshot types into the URL check (a gist's page, not its raw URL)
+GIST_PAGE = "https://gist.github.com/someone/0123456789abcdef0123456789abcdef"
+
+
+def main(program: Path, out: Path, vrchat: bool = False,
+         view3d: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -38,12 +45,18 @@ def main(program: Path, out: Path, view3d: bool = False) -> None:
                 page.evaluate("window.psl.setView3d(true, {shaded: true})")
             # the GPU works asynchronously: reading the frame back waits until it is drawn
             page.evaluate("window.psl.readPixels('color').length")
+            if vrchat:
+                page.locator("#vrchat").click()
+                page.locator("#vrchat-url").fill(GIST_PAGE)
+                page.wait_for_selector("#vrchat-url-check code")
             page.screenshot(path=str(out), timeout=600_000)
             browser.close()
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    vrchat, view3d = "--vrchat" in args, "--3d" in args
+    args = [a for a in args if a not in ("--vrchat", "--3d")]
+    default_out = "docs/playground-vrchat.png" if vrchat else "docs/playground.png"
     main(Path(args[0]) if args else ROOT / "tests/corpus/scene_raymarch.psl",
-         Path(args[1]) if len(args) > 1 else ROOT / "docs/playground.png",
-         len(args) > 2 and args[2] == "3d")
+         Path(args[1]) if len(args) > 1 else ROOT / default_out, vrchat, view3d)

@@ -92,6 +92,14 @@ _TYPES: list[TypeInfo] = [
     TypeInfo("VRC.SDKBase.VRCPlayerApi", "class", "System.Object"),
     TypeInfo("VRC.Udon.Common.UdonInputEventArgs", "struct", "System.ValueType"),
     TypeInfo("UdonSharp.UdonSharpBehaviour", "class", "UnityEngine.MonoBehaviour"),
+    TypeInfo("UnityEngine.Time", "class", "System.Object"),
+    TypeInfo("System.Text.Encoding", "class", "System.Object"),
+    TypeInfo("VRC.SDKBase.VRCUrl", "class", "System.Object"),
+    TypeInfo("VRC.SDK3.Components.VRCUrlInputField", "class", "UnityEngine.UI.Selectable"),
+    TypeInfo("VRC.SDK3.StringLoading.IVRCStringDownload", "class", "System.Object"),
+    TypeInfo("VRC.SDK3.StringLoading.VRCStringDownloader", "static", "System.Object"),
+    TypeInfo("VRC.SDK3.Persistence.PlayerData", "static", "System.Object"),
+    TypeInfo("VRC.Udon.Common.Interfaces.IUdonEventReceiver", "class", "System.Object"),
 ]
 TYPES: dict[str, TypeInfo] = {t.full: t for t in _TYPES}
 
@@ -101,6 +109,7 @@ SIMPLE_NAMES: dict[str, str] = {
     **{t.full.rsplit(".", 1)[-1]: t.full for t in _TYPES if not t.full.startswith("System.")},
     "Math": "System.Math", "Convert": "System.Convert", "Array": "System.Array",
     "String": "System.String", "Object": "UnityEngine.Object",
+    "System.Text.Encoding": "System.Text.Encoding", "System.Convert": "System.Convert",
 }
 
 
@@ -153,6 +162,8 @@ MEMBERS: list[Member] = [
     _method(S, "Split", ("char[]",), "string[]"),
     _method(S, "Trim", (), "string"),
     _method(S, "ToLower", (), "string"),
+    _method(S, "ToLowerInvariant", (), "string"),
+    _method(S, "EndsWith", ("string",), "bool"),
     _method(S, "ToString", (), "string"),
     _method(S, "IsNullOrEmpty", ("string",), "bool", static=True),
     _method(S, "Join", ("string", "string[]", "int", "int"), "string", static=True),
@@ -241,6 +252,26 @@ MEMBERS: list[Member] = [
     _method("VRC.SDKBase.Networking", "IsOwner", (f"{UE}.GameObject",), "bool", static=True),
     _method("VRC.SDKBase.Networking", "SetOwner", ("VRC.SDKBase.VRCPlayerApi",
                                                    f"{UE}.GameObject"), "void", static=True),
+    _prop("VRC.SDKBase.VRCPlayerApi", "isLocal", "bool"),
+    _method("VRC.SDKBase.VRCUrl", "Get", (), "string"),
+    _method("VRC.SDK3.Components.VRCUrlInputField", "GetUrl", (), "VRC.SDKBase.VRCUrl"),
+    _method("VRC.SDK3.StringLoading.VRCStringDownloader", "LoadUrl",
+            ("VRC.SDKBase.VRCUrl", "VRC.Udon.Common.Interfaces.IUdonEventReceiver"), "void",
+            static=True),
+    *(_prop("VRC.SDK3.StringLoading.IVRCStringDownload", name, type_)
+      for name, type_ in (("Result", "string"), ("ResultBytes", "byte[]"), ("Error", "string"),
+                          ("ErrorCode", "int"), ("Url", "VRC.SDKBase.VRCUrl"))),
+    _method("VRC.SDK3.Persistence.PlayerData", "HasKey", ("VRC.SDKBase.VRCPlayerApi", "string"),
+            "bool", static=True),
+    _method("VRC.SDK3.Persistence.PlayerData", "GetString",
+            ("VRC.SDKBase.VRCPlayerApi", "string"), "string", static=True),
+    _method("VRC.SDK3.Persistence.PlayerData", "SetString", ("string", "string"), "void",
+            static=True),
+    _prop(f"{UE}.Time", "time", "float", static=True),
+    _prop("System.Text.Encoding", "UTF8", "System.Text.Encoding", static=True),
+    _method("System.Text.Encoding", "GetBytes", ("string",), "byte[]"),
+    _method("System.Text.Encoding", "GetByteCount", ("string",), "int"),
+    _method("System.Convert", "ToBase64String", ("byte[]",), "string", static=True),
     # UdonSharpBehaviour's own API (its Udon type is IUdonEventReceiver, see checker)
     _method(USB, "RequestSerialization", (), "void"),
     _method(USB, "SendCustomEvent", ("string",), "void"),

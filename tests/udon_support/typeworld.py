@@ -27,6 +27,7 @@ BEHAVIOUR_BASE = "UdonSharp.UdonSharpBehaviour"
 #: the type its methods are named after (GetUdonMethodName replaces the former by the latter)
 UDON_BEHAVIOUR = "VRCUdonUdonBehaviour"
 EVENT_RECEIVER = "VRCUdonCommonInterfacesIUdonEventReceiver"
+RECEIVER_INTERFACE = "VRC.Udon.Common.Interfaces.IUdonEventReceiver"
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ class TypeWorld:
             return False
         if s.is_array and dst.is_array:
             return self.implicit(Operand(s.elem), dst.elem) and not self.is_value_type(s.elem)
+        if dst.name == RECEIVER_INTERFACE and (self.is_behaviour(s) or s.name == BEHAVIOUR_BASE):
+            return True  # an UdonBehaviour is an IUdonEventReceiver (`(IUdonEventReceiver)this`)
         return self.derives(s, dst.name)
 
     def explicit(self, src: Operand, dst: CsType) -> bool:

@@ -23,12 +23,13 @@ from pathlib import Path
 
 from psl import registry
 from psl._version import __version__
-from psl.gen import hlsl, udonsharp
+from psl.gen import hlsl, udonsharp, world_programs
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
 from psl.gen.unity import mesh as um
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
 from psl.gen.unity.components import camera, listing, relief, sharing
+from psl.gen.unity.components import programs as programs_panel
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
 from psl.gen.unity.layouts import original, standard
@@ -50,6 +51,8 @@ CRT_SIZES = (64, 128, 256, 512)
 DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
+#: the creator's gallery file the package ships (`title | url` lines; the setup menu reads it)
+GALLERY_PATH = "Runtime/Gallery/Gallery.txt"
 LISTING_NAME = "vpm-listing.json"
 ORIGINAL_PREFAB_PATH = "Runtime/Prefabs/ShaderceptionOriginal.prefab"
 MESH_DIR = "Runtime/Meshes"
@@ -87,6 +90,8 @@ class PackageOptions:
     base_url: str | None = None
     display_name: str = "PSL Shaderception"
     author: str = "psl developers"
+    #: the creator's gallery baked into the prefab and Gallery.txt (`--gallery FILE`)
+    gallery: tuple[world_programs.GalleryEntry, ...] = ()
 
     def __post_init__(self) -> None:
         if not NAME_RE.match(self.name) or "." not in self.name:
@@ -265,6 +270,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         b.file(f"Samples~/Programs/{src.stem}.psl", text)
         examples.append((src.stem, text, text_guid))
 
+    gallery_guid = b.file(GALLERY_PATH, world_programs.gallery_text(list(options.gallery)))
     # The code box's monospace font and its licence (vendored by scripts/build_unity_font.sh).
     font_guid = b.file(f"Runtime/Fonts/{FONT}", (unity_package_dir() / "Fonts" / FONT).read_bytes())
     b.file(f"Runtime/Fonts/{FONT_LICENCE}", _static_text(f"Fonts/{FONT_LICENCE}"))
@@ -288,6 +294,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         grid_meshes=grid_meshes,
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
+        gallery=options.gallery,
     )
     prefab_guid = b.file(prefab_path, standard.build(prefab_assets))
     # the original world's proportions (a 15 m screen, pickup screens, quality buttons)
@@ -330,6 +337,10 @@ def build_package(options: PackageOptions | None = None) -> Package:
             "restore_event": udonsharp.RESTORE_EVENT, "follow_event": udonsharp.FOLLOW_EVENT,
             "pin_event": udonsharp.PIN_EVENT,
         },
+        gallery_guid=gallery_guid,
+        gallery_max=world_programs.GALLERY_MAX,
+        ui=programs_panel,
+        wp=world_programs,
     ))
 
     b.file("README.md", _static_text("README.md"))

@@ -62,6 +62,9 @@ BUILTIN_ASSETS: dict[str, BuiltinAsset] = {
     "VRCObjectSync": BuiltinAsset(
         "661092b4961be7145bfbe56e1e62337b", -1783056023, 3,
         "VRC.SDK3.Components.VRCObjectSync (in VRCSDK3.dll)"),
+    "VRCUrlInputField": BuiltinAsset(
+        "661092b4961be7145bfbe56e1e62337b", -547739040, 3,
+        "VRC.SDK3.Components.VRCUrlInputField (in VRCSDK3.dll; as in public VRChat prefabs)"),
     # uGUI (com.unity.ugui)
     "Image": BuiltinAsset("fe87c0e1cc204ed48ad3b37840f39efc", 11500000, 3, "UnityEngine.UI.Image"),
     "Text": BuiltinAsset("5f7201a12d95ffc409449d95f23cf332", 11500000, 3, "UnityEngine.UI.Text"),

@@ -9,6 +9,7 @@ import {
   audioLinkFromElement,
 } from "./media.js";
 import { shareUrl, sharedProgram } from "./share.js";
+import { checkUrl, fileName, programChecks, programFile } from "./vrchat.js";
 
 const PARAMS = new URLSearchParams(location.search);
 const TEST = PARAMS.get("test") === "1";
@@ -27,6 +28,7 @@ const state = {
   compileSeq: 0,       // newest compile request; older replies are dropped
   goodSeq: 0,          // the request whose program is running
   diagnostics: [],
+  vrchat: null,        // /api/vrchat.json: the world's source limit and trusted hosts
   playing: !TEST && PARAMS.get("paused") !== "1",
   time: 0,
   frames: 0,
@@ -446,7 +448,46 @@ async function share() {
   return url;
 }
 
+// The "for VRChat" view (vrchat.js): checks, the file, the steps, a URL check.
+function showVRChat() {
+  const info = state.vrchat;
+  if (!info) return;
+  const list = $("vrchat-checks");
+  list.replaceChildren(...programChecks(getText(editor), state.diagnostics, info).map((c) => {
+    const li = document.createElement("li");
+    li.className = c.level;
+    li.textContent = c.text;
+    return li;
+  }));
+  $("vrchat-download").textContent = `Download ${fileName(state.file)}`;
+  $("vrchat-hosts").textContent = info.trusted_display.join(", ");
+  $("vrchat-slots").textContent = String(info.save_slots);
+  $("vrchat-interval").textContent = String(info.download_interval_s);
+  $("vrchat-view").hidden = false;
+  checkVRChatUrl();
+}
+
+function checkVRChatUrl() {
+  const out = $("vrchat-url-check");
+  const r = checkUrl($("vrchat-url").value, state.vrchat);
+  out.className = r.level;
+  out.textContent = r.message + (r.suggestion ? " " : "");
+  if (r.suggestion) {
+    const code = document.createElement("code");
+    code.textContent = r.suggestion;
+    out.append(code);
+  }
+}
+
 function wireControls() {
+  $("vrchat").onclick = showVRChat;
+  $("vrchat-close").onclick = () => { $("vrchat-view").hidden = true; };
+  $("vrchat-url").oninput = checkVRChatUrl;
+  $("vrchat-download").onclick = () => download(
+    new Blob([programFile(getText(editor))], { type: "text/plain;charset=utf-8" }),
+    fileName(state.file));
+  $("vrchat-copy").onclick = () => navigator.clipboard?.writeText(programFile(getText(editor)))
+    .then(() => status("copied the program", "ok"), () => status("cannot copy here", "error"));
   $("play").onclick = () => setPlaying(!state.playing);
   $("step").onclick = () => { setPlaying(false); state.time += 1 / 60; renderOnce(1 / 60); };
   $("restart").onclick = restart;
@@ -491,9 +532,11 @@ function wireControls() {
 }
 
 async function start() {
-  const [lang, program, reference] = await Promise.all([
-    getJson("/api/language.json"), getJson("/api/program"), getJson("/api/reference.json")]);
+  const [lang, program, reference, vrchat] = await Promise.all([
+    getJson("/api/language.json"), getJson("/api/program"), getJson("/api/reference.json"),
+    getJson("/api/vrchat.json")]);
   state.reference = reference.body;
+  state.vrchat = vrchat.body;
   state.file = program.body.file;
   state.version = program.body.version;
   state.diskText = program.body.source;
@@ -555,6 +598,7 @@ window.psl = {
   setNative,
   get native() { return renderer !== undefined && renderer === nativeRenderer; },
   share,
+  showVRChat,
   save,
   readPixels: (which) => Array.from(renderer.readPixels(which)),
   setView3d,

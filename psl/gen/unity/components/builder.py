@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from psl.gen.unity.csharp import CSharpClass
 from psl.gen.unity.objects import COMMON, GAME_OBJECT, MONO_BEHAVIOUR, RECT_TRANSFORM, TRANSFORM
 from psl.gen.unity.serialization import NULL, Flow, UnityObject, dump_objects, file_id_for, ref, vec
+from psl.gen.world_programs import GalleryEntry
 
 
 @dataclass
@@ -56,6 +57,8 @@ class PrefabAssets:
     # per resolution (the CRT's size): its screen material and its CRT (quality buttons)
     screen_materials: Mapping[int, str] = field(default_factory=dict)
     crts: Mapping[int, str] = field(default_factory=dict)
+    #: the creator's gallery (psl-gen unity-package --gallery): the Programs panel's buttons
+    gallery: Sequence[GalleryEntry] = ()
     # the relief grids (vertices per side -> Mesh .asset GUID): the program screens show the
     # finest, the relief buttons switch between them (components.relief)
     grid_meshes: Mapping[int, str] = field(default_factory=dict)

@@ -22,6 +22,7 @@ from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
 from psl.gen.unity.components.listing import add_listing
+from psl.gen.unity.components.programs import PANEL_H, PANEL_W, add_programs_panel
 from psl.gen.unity.components.quality import add_quality_buttons
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_pickup_screen, add_screen
@@ -111,4 +112,9 @@ def build(assets: PrefabAssets) -> str:
                   0), scale=SCALE)
     add_scroll_panel(b, reference, "Reference", rect(0, 0, REFERENCE_W, BOARD_H),
                      text=assets.reference, font_size=26, font=assets.font)
+
+    # Programs from the web, the gallery and each player's saves, right of the reference.
+    programs_x = SCREEN_SIZE / 2 + 2 * GAP + (REFERENCE_W + PANEL_W / 2) * SCALE
+    add_programs_panel(b, root, assets, wiring, position=(programs_x, 0.5 + PANEL_H * SCALE / 2, 0),
+                       scale=SCALE)
     return b.dump()

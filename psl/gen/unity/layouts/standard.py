@@ -8,6 +8,7 @@ from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
 from psl.gen.unity.components.listing import add_listing
+from psl.gen.unity.components.programs import add_programs_panel
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
@@ -86,4 +87,7 @@ def build(assets: PrefabAssets) -> str:
                                  scale=CANVAS_SCALE)
     add_scroll_panel(b, reference, "Reference", rect(0, 0, CANVAS_W, CANVAS_H),
                      text=assets.reference, font_size=22, font=assets.font)
+
+    # Programs from the web, the gallery and each player's saves, left of the screen.
+    add_programs_panel(b, root, assets, wiring, position=(-1.85, 1.6, 0), scale=CANVAS_SCALE)
     return b.dump()
