@@ -1,13 +1,14 @@
 """Udon externs per event of the world's small behaviours (SyncCode, ExampleButton, TypingLock,
-ScreenQuality): a static upper bound, plus the compile they start.
+ScreenQuality, ListingView, ReliefQuality): a static upper bound, plus the compile they start.
 
 Each event's own cost is bounded by the extern sites (tests/udon_support checker, as
 UdonSharp 1.x names them) of every method the event can reach inside its class, each counted
-once: these behaviours have no loops except ScreenQuality's, whose per-element sites are
-reported per screen and buffer. An event that starts a compile (Compiler.Compile,
-CompileReceived or CompileText: the first slice runs inside the caller's event) adds the
-Compiler's largest event, measured exactly by the shared udon_cost tool (bench/udon_cost.py;
-pass its JSON with --udon-cost, default bench/results/udon-cost-corpus.json).
+once: these behaviours have no loops except ScreenQuality's and ReliefQuality's, whose
+per-element sites are reported per screen and buffer. An event that starts a compile
+(Compiler.Compile, CompileReceived or CompileText: the first slice runs inside the caller's
+event) adds the Compiler's largest event, measured exactly by the shared udon_cost tool
+(bench/udon_cost.py; pass its JSON with --udon-cost, default
+bench/results/udon-cost-corpus.json).
 
 Usage: python bench/world_events.py [--udon-cost FILE] [--budget 2500]
 Writes bench/results/world-events.md and prints it. Exit 1 if an event is over the budget.
@@ -29,7 +30,8 @@ from psl.gen import udonsharp  # noqa: E402
 from tests.udon_support.checker import check_project  # noqa: E402
 from tests.udon_support.scripts import generated_scripts  # noqa: E402
 
-BEHAVIOURS = ("SyncCode", "ExampleButton", "TypingLock", "ScreenQuality", "ListingView")
+BEHAVIOURS = ("SyncCode", "ExampleButton", "TypingLock", "ScreenQuality", "ListingView",
+              "ReliefQuality")
 #: loops an event runs a fixed number of times: (class, event) -> (method, times, and the
 #: methods inside it that loop again: name -> iterations)
 LOOPS = {("ListingView", "Update"): ("Step", udonsharp.LISTING_PER_FRAME, {"MaskLetters": 4})}
@@ -120,7 +122,7 @@ def main() -> int:
              "Own: extern sites the event can reach in its class (an upper bound, each site "
              "once; ScreenQuality's figure counts its two loops once: they run once per screen "
              "and render texture, 3 and 4 in the original layout, so at most 7 times it; "
-             "ListingView's "
+             "ReliefQuality's loop runs once per screen (3 at most); ListingView's "
              "Update runs Step LISTING_PER_FRAME times, MaskLetters 4 times each). Compile: the "
              "Compiler's largest event measured by udon_cost "
              f"({compile_max if compile_max is not None else 'not measured'}), added where "

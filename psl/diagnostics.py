@@ -84,8 +84,9 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
        "a literal above float32's largest value (about 3.4e38)"),
     _k("W013", "this constant expression computes NaN, which the VM takes for a missing "
                "lane", "a constant 0/0, sqrt(-1) or the like"),
-    _k("N001", "the program's result is {what}: {effect}",
-       "final value narrower than a float4"),
+    _k("N001", "the program's result is {what}: {effect}; alpha is the height of the "
+               "screen's surface, so the screen shows it flat",
+       "final value narrower than a float4 (no alpha: a flat screen)"),
     _k("N002", "width inference stopped on an internal error ({error}); the program "
                "compiles as usual, without the width checks",
        "a bug in psl's width inference"),

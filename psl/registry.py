@@ -107,6 +107,22 @@ class Limits:
 
 LIMITS = Limits()
 
+@dataclass(frozen=True)
+class Relief:
+    """The program screens' relief (the original world's Screen.shader on TheQuad.fbx): the
+    screen is a grid whose vertices move along its normal by the program's alpha. The world
+    (psl.gen.unity), `psl run --relief` and `psl serve`'s 3D view all read these numbers."""
+
+    # Vertices per side of the grid meshes, finest first; the original's TheQuad is 257.
+    resolutions: tuple[int, ...] = (257, 129, 65, 33)
+    # Height of one unit of alpha, in screen widths (the mesh spans 1 x 1 object units and the
+    # prefab scales it uniformly). The original moves 1 unit on a 7.5 m wide screen (0.133).
+    height_scale: float = 0.125
+    screen_width_m: float = 2.0  # the prefab's uniform scale of the 1 x 1 screen mesh
+
+
+RELIEF = Relief()
+
 #: Bit pattern of the padding NaN written into unused lanes of a used slot.
 PAD_NAN_BITS = 0xFFC00000
 

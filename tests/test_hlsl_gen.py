@@ -207,7 +207,8 @@ def test_vm_shader_wrapper(files):
 def test_screen_shader(files):
     check_shaderlab(files["Screen.shader"])
     code = strip_comments(files["Screen.shader"])
-    assert "tex2D(_MainTex" in code
+    assert "tex2Dlod(_MainTex" in code  # lod 0: the vertex stage samples it too (relief)
+    assert "PSL_SCREEN_HEIGHT" in code and "_HeightScale" in code
 
 
 def test_max_jumps_parameter():

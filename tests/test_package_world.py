@@ -179,7 +179,8 @@ def test_reference_text_covers_the_registry() -> None:
 
 def test_original_layout_proportions_pickups_and_quality(package: pkg.Package) -> None:
     p = Prefab(package.files[pkg.ORIGINAL_PREFAB_PATH].decode())
-    assert p.local("Screen")["m_LocalScale"] == {"x": 15.0, "y": 15.0, "z": 1}
+    # uniform scale: the relief height is in screen widths
+    assert p.local("Screen")["m_LocalScale"] == {"x": 15.0, "y": 15.0, "z": 15.0}
     renderers = {c["__id"] for c in p.components("Screen") if "m_Materials" in c}
     for name, size, _x in original.PICKUP_SIZES:
         body_go = body(p.docs[p.paths[name]])
@@ -188,7 +189,7 @@ def test_original_layout_proportions_pickups_and_quality(package: pkg.Package) -
         p.script(name, "VRCObjectSync")
         kinds = {c.get("m_IsKinematic") for c in p.components(name)}
         assert 1 in kinds  # the kinematic Rigidbody
-        assert p.local(f"{name}/Quad")["m_LocalScale"] == {"x": size, "y": size, "z": 1}
+        assert p.local(f"{name}/Quad")["m_LocalScale"] == {"x": size, "y": size, "z": size}
         renderers |= {c["__id"] for c in p.components(f"{name}/Quad") if "m_Materials" in c}
     assert len(renderers) == 3
     sizes = sorted(pkg.CRT_SIZES)

@@ -135,6 +135,8 @@ def test_external_references_use_the_right_main_object(package: pkg.Package,
                 target = guid_to_path[guid]
                 if target.endswith(".asset") and "/RenderTextures/" in target:
                     assert (r["fileID"], r["type"]) == (8600000, 2)
+                elif target.endswith(".asset") and "/Meshes/" in target:
+                    assert (r["fileID"], r["type"]) == (4300000, 2)  # a Mesh
                 elif target.endswith(".asset"):
                     assert (r["fileID"], r["type"]) == (11400000, 2)
                 else:
@@ -339,5 +341,6 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
     # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves and one per
-    # example button
-    assert count == 6 + len([n for n in _by_name(prefab) if n.startswith("Example_")])
+    # example and relief button
+    assert count == 6 + len([n for n in _by_name(prefab)
+                             if n.startswith(("Example_", "Relief_"))])

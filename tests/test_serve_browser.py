@@ -225,3 +225,46 @@ def test_for_vrchat_view_gives_the_file_and_checks_urls(page: Any) -> None:
         assert expected in page.locator("#vrchat-url-check").inner_text(), url
     page.locator("#vrchat-close").click()
     assert page.locator("#vrchat-view").is_hidden()
+
+
+# The 3D view (issue 24): a program whose alpha is known (the right half at 2, the left at 0)
+# drawn on the relief grid; the view's colour and camera depth, read back, are psl run
+# --relief's render of the same frame (psl.vm.relief, the same grid, height scale, camera).
+RELIEF_PROGRAM = "float4(uv().x, uv().y, 0.5, (uv().x > 0.5) * 2.0)\n"
+CANVAS_SIZE = "[document.getElementById('screen').width, document.getElementById('screen').height]"
+
+
+def test_3d_view_shows_the_displaced_surface(page: Any) -> None:
+    from psl.vm import relief
+
+    ids = set_source_and_compile(page, RELIEF_PROGRAM)
+    assert ids["good"] == ids["seq"], page.locator("#diagnostics").inner_text()
+    try:
+        page.evaluate("window.psl.setView3d(true, {grid: 65, shaded: false})")
+        assert page.evaluate(CANVAS_SIZE) == [640, 480]
+        got = np.array(page.evaluate("window.psl.readRelief()"), np.float32)
+        got = got.reshape(480, 640, 4)[::-1]  # top row first, as psl.vm.relief
+        want = relief.render_relief(reference_render(RELIEF_PROGRAM), side=65)
+        drawn, expected = got[..., 3] < 1e29, np.isfinite(want.depth)
+        assert (drawn == expected).mean() >= 0.999
+        both = drawn & expected
+        depth_error = np.abs(got[..., 3][both] - want.depth[both])
+        assert (depth_error < 1e-3).mean() >= 0.999, np.quantile(depth_error, [0.5, 0.999])
+        colour_error = np.abs(got[..., :3][both] - want.rgb[both]).max(axis=1)
+        assert (colour_error < 2 / 255).mean() >= 0.999
+        # displaced: against a flat screen, the raised half is nearer (2 * height_scale along
+        # the normal, more along an oblique ray) and the left half is where it was
+        flat = relief.render_relief(reference_render("float4(uv().x, uv().y, 0.5, 0)"), side=65)
+        common = both & np.isfinite(flat.depth)
+        step = flat.depth[common] - got[..., 3][common]
+        scale = page.evaluate("window.psl.relief.heightScale")
+        assert step.max() > 1.9 * scale and step.min() > -1e-3
+        assert 0.2 < (np.abs(step) < 1e-3).mean() < 0.8
+        # the controls show the state; shaded changes the picture, not the geometry
+        assert page.locator("#view3d").is_checked()
+        page.evaluate("window.psl.setView3d(true, {shaded: true})")
+        lit = np.array(page.evaluate("window.psl.readRelief()"), np.float32).reshape(480, 640, 4)
+        np.testing.assert_array_equal(lit[..., 3], got[::-1][..., 3])
+    finally:
+        page.evaluate("window.psl.setView3d(false, {shaded: false})")
+    assert page.evaluate(CANVAS_SIZE) == [64, 64]

@@ -219,7 +219,7 @@ def test_world_events_stay_within_the_extern_budget():
     events = {(cls, event) for cls, event, *_ in table}
     assert {("SyncCode", "Share"), ("SyncCode", "OnDeserialization"), ("SyncCode", "Start"),
             ("TypingLock", "Update"), ("ScreenQuality", "Apply"),
-            ("ListingView", "Update")} <= events
+            ("ListingView", "Update"), ("ReliefQuality", "Apply")} <= events
     for cls, event, own, _compiles, total in table:
         if (cls, event) != ("ListingView", "Update"):  # the listing's frame: a fixed loop
             assert own <= 100, (cls, event, own)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -11,7 +13,7 @@ import numpy as np
 
 from psl.cli.common import Finite, print_diagnostics, read_source
 from psl.compiler import compile_source
-from psl.registry import LIMITS
+from psl.registry import LIMITS, RELIEF
 from psl.userfiles import same_file, write_bytes
 from psl.vm.images import (
     OUTPUT_SUFFIXES,
@@ -23,6 +25,8 @@ from psl.vm.images import (
     to_picture,
 )
 from psl.vm.machine import Stats
+from psl.vm.relief import VIEW, View, render_relief
+from psl.vm.relief import to_picture as relief_picture
 from psl.vm.render import RenderSettings
 from psl.vm.render import frames as render_frames
 
@@ -64,10 +68,44 @@ def _texture(ctx: click.Context, param: click.Parameter, value: str | None):
         raise click.BadParameter(str(exc)) from None
 
 
-def _output(ctx: click.Context, param: click.Parameter, value: str) -> str:
+def _output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
     if Path(value).suffix.lower() not in OUTPUT_SUFFIXES:
         raise click.BadParameter(f"'{value}': the output must end in .png, .gif or .npy")
     return value
+
+
+def _relief_output(ctx: click.Context, param: click.Parameter,
+                   value: str | None) -> str | None:
+    if value is not None and Path(value).suffix.lower() != ".png":
+        raise click.BadParameter(f"'{value}': the relief render is a .png")
+    return value
+
+
+def _view(ctx: click.Context, param: click.Parameter, value: str | None) -> View:
+    if value is None:
+        return VIEW
+    parts = value.split(",")
+    try:
+        yaw, pitch = (float(p) for p in parts)
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not two angles in degrees like 30,25") from None
+    if not (math.isfinite(yaw) and abs(yaw) <= 1e6 and -89 <= pitch <= 89):
+        raise click.BadParameter(f"'{value}': the pitch must be -89 to 89 degrees")
+    return replace(VIEW, yaw=yaw, pitch=pitch)
+
+
+def relief_png(frame: np.ndarray, side: int, height_scale: float, view: View,
+               shaded: bool) -> bytes:
+    """The relief render of a frame (psl.vm.relief) as .png bytes."""
+    from PIL import Image
+
+    image = render_relief(frame, side=side, height_scale=height_scale, view=view,
+                          shaded=shaded)
+    buf = io.BytesIO()
+    Image.fromarray(relief_picture(image), "RGB").save(buf, format="PNG")
+    return buf.getvalue()
 
 
 def format_stats(stats: Stats) -> str:
@@ -84,8 +122,21 @@ def format_stats(stats: Stats) -> str:
 
 @click.command("run")
 @click.argument("file")
-@click.option("-o", "--output", required=True, callback=_output, metavar="OUT",
+@click.option("-o", "--output", callback=_output, metavar="OUT",
               help=".png (last frame), .gif (all frames) or .npy (last frame, raw float32)")
+@click.option("--relief", "relief_out", callback=_relief_output, metavar="PNG",
+              help="also draw the last frame as the world's screen shows it: a grid whose "
+                   "height is the alpha (a 3D render, .png)")
+@click.option("--relief-grid", type=click.Choice([str(n) for n in RELIEF.resolutions]),
+              default=str(RELIEF.resolutions[0]), show_default=True,
+              help="--relief: vertices per side of the grid (the world's relief buttons)")
+@click.option("--height-scale", type=Finite(-100, 100), default=RELIEF.height_scale,
+              show_default=True,
+              help="--relief: height of one unit of alpha, in screen widths")
+@click.option("--shaded", is_flag=True,
+              help="--relief: light the relief (the world's Shaded option; default unlit)")
+@click.option("--view", callback=_view, metavar="YAW,PITCH",
+              help=f"--relief: camera angles in degrees [default: {VIEW.yaw:g},{VIEW.pitch:g}]")
 @click.option("--size", default="256x256", show_default=True, callback=_size, metavar="WxH",
               help="WIDTHxHEIGHT in pixels")
 @click.option("--time", "time_", type=Finite(-1e30, 1e30), default=0.0, show_default=True,
@@ -108,11 +159,14 @@ def format_stats(stats: Stats) -> str:
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
-def command(file: str, output: str, size: tuple[int, int], time_: float, frames: int,
-            fps: float, camera: np.ndarray | None, video: np.ndarray | None, avpro: bool,
-            audiolink: np.ndarray | None, button, axis, max_jumps: int, show_stats: bool,
-            alpha: bool) -> None:
+def command(file: str, output: str | None, relief_out: str | None, relief_grid: str,
+            height_scale: float, shaded: bool, view: View, size: tuple[int, int],
+            time_: float, frames: int, fps: float, camera: np.ndarray | None,
+            video: np.ndarray | None, avpro: bool, audiolink: np.ndarray | None, button, axis,
+            max_jumps: int, show_stats: bool, alpha: bool) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
+    if output is None and relief_out is None:
+        raise click.UsageError("give -o/--output, --relief or both")
     source = read_source(file)
     result = compile_source(source)
     print_diagnostics(result.diagnostics, source, file, err=True)
@@ -122,10 +176,11 @@ def command(file: str, output: str, size: tuple[int, int], time_: float, frames:
         width=size[0], height=size[1], time=time_, frames=frames, fps=fps, button=button,
         axis=axis, camera=camera, video=video, is_avpro=avpro, audiolink=audiolink,
         max_jumps=max_jumps)
-    suffix = Path(output).suffix.lower()
-    if file != "-" and same_file(output, file):
-        raise click.BadParameter("the output would overwrite the source program",
-                                 param_hint="-o")
+    suffix = Path(output).suffix.lower() if output is not None else ""
+    for path, hint in ((output, "-o"), (relief_out, "--relief")):
+        if path is not None and file != "-" and same_file(path, file):
+            raise click.BadParameter("the output would overwrite the source program",
+                                     param_hint=hint)
     if suffix == ".gif":
         try:
             check_gif_size(size[0], size[1], frames)
@@ -145,8 +200,12 @@ def command(file: str, output: str, size: tuple[int, int], time_: float, frames:
                 pictures.append(to_picture(img, False))
             last = img, stats
     assert last is not None
-    data = gif_bytes(pictures, fps) if suffix == ".gif" else \
-        frame_bytes(last[0], suffix, alpha)
-    write_bytes(output, data, sources=[file])
+    if output is not None:
+        data = gif_bytes(pictures, fps) if suffix == ".gif" else \
+            frame_bytes(last[0], suffix, alpha)
+        write_bytes(output, data, sources=[file])
+    if relief_out is not None:
+        write_bytes(relief_out, relief_png(last[0], int(relief_grid), height_scale, view, shaded),
+                    sources=[file])
     if show_stats:
         click.echo(format_stats(last[1]))

@@ -104,6 +104,7 @@ def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> 
         "builtin_cases": builtin_cases(),
         "binops": binop_cases(),
         "unops": unop_cases(),
+        "height_scale": registry.RELIEF.height_scale,  # Screen.shader's default relief
     }
     assert limits.upload_arrays * limits.upload_array_length == limits.slots
     return ctx

@@ -17,7 +17,8 @@ from psl.gen.target import Target
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
-                                "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves")
+                                "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves",
+                                "ReliefQuality")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
@@ -28,6 +29,8 @@ SHARE_EVENT, LOAD_SHARED_EVENT, RESTORE_EVENT, FOLLOW_EVENT = (
     "Share", "LoadShared", "Restore", "FollowChanged")
 PIN_EVENT = "PinChanged"
 QUALITY_EVENT = "Apply"
+#: a relief-quality button -> ReliefQuality.Apply (puts its grid mesh on the screens)
+RELIEF_EVENT = "Apply"
 #: ListingView's event (the Listing button), its line cap and instructions per frame
 LISTING_EVENT = "Show"
 LISTING_LINES = 600
@@ -233,6 +236,7 @@ def context() -> dict[str, object]:
         "action_cost": ACTION_COST,
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
+        "relief_event": RELIEF_EVENT,
         "follow_default": FOLLOW_DEFAULT,
         "listing_lines": LISTING_LINES,
         "listing_per_frame": LISTING_PER_FRAME,

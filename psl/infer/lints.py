@@ -154,10 +154,10 @@ def _constant_nan(found: Findings, k: int, span: Span | None, op: int, n: int,
 def _result_effect(ws: frozenset[int]) -> str:
     w = max(ws)
     if w == 3:
-        return "the screen's alpha is 0"
+        return "its alpha is 0"
     if w == 2:
-        return "the screen's blue and alpha are 0"
-    return "only the screen's red channel is set"
+        return "its blue and alpha are 0"
+    return "only its red channel is set"
 
 
 def _swizzle(found: Findings, k: int, span: Span | None, base: domain.Val,

@@ -60,4 +60,23 @@ def reference_settings() -> dict[str, object]:
                    "data": b64(samples.reference_camera())},
         "video": {"width": samples.REFERENCE_WIDTH, "height": samples.REFERENCE_HEIGHT,
                   "data": b64(samples.reference_video())},
+        "relief": relief_settings(),
+    }
+
+
+def relief_settings() -> dict[str, object]:
+    """The 3D view's grids, height scale, camera and light: the world's (psl.registry.RELIEF)
+    and `psl run --relief`'s (psl.vm.relief), so all three show the same relief."""
+    from dataclasses import asdict
+
+    from psl.registry import RELIEF
+    from psl.vm import relief
+
+    return {
+        "resolutions": list(RELIEF.resolutions),
+        "height_scale": RELIEF.height_scale,
+        "view": asdict(relief.VIEW),
+        "light": list(relief.LIGHT_DIR),
+        "ambient": relief.AMBIENT,
+        "background": list(relief.BACKGROUND),
     }

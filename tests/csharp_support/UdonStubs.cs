@@ -35,6 +35,14 @@ namespace UnityEngine
 
     public class MonoBehaviour : Behaviour { }
 
+    // UnityEngine.Mesh / MeshFilter (exposed: MeshFilter.sharedMesh get and set).
+    public class Mesh : Object { }
+
+    public class MeshFilter : Component
+    {
+        public Mesh sharedMesh { get; set; }
+    }
+
     // UnityEngine.Material (exposed: SetVectorArray(string, Vector4[]), SetVector(string, Vector4)).
     // The stub records what was uploaded so the host can dump it: the last array per name
     // (Arrays), the number of SetVectorArray calls (ArrayUploads) and every call in order with

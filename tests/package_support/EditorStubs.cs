@@ -59,6 +59,8 @@ namespace UnityEngine
     public class TextAsset : Object { public string text; }
     public class Renderer : Component { public Material sharedMaterial; public bool enabled; }
     public class MeshRenderer : Renderer { }
+    public class Mesh : Object { }
+    public class MeshFilter : Component { public Mesh sharedMesh { get; set; } }
     public static class Debug
     {
         public static void Log(object m) { }
@@ -119,6 +121,7 @@ namespace UnityEditor
     public static class AssetDatabase
     {
         public static string GUIDToAssetPath(string guid) { return null; }
+        public static string AssetPathToGUID(string path) { return null; }
         public static T LoadAssetAtPath<T>(string path) where T : Object { return null; }
         public static string GetAssetPath(Object o) { return null; }
         public static void ImportAsset(string path) { }

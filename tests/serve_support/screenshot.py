@@ -2,7 +2,10 @@
 with --vrchat, docs/playground-vrchat.png: the same page with its "for VRChat" view open
 and a gist page URL in its URL check.
 
-    python -m tests.serve_support.screenshot [--vrchat] [PROGRAM.psl] [OUT.png]
+    python -m tests.serve_support.screenshot [--vrchat | --3d] [PROGRAM.psl] [OUT.png]
+
+With --3d, the 3D view (shaded) instead: docs/playground_3d.png is
+`... --3d tests/corpus/scene_fbm.psl docs/playground_3d.png`.
 
 Paused on purpose: on SwiftShader one frame of scene_raymarch takes many seconds.
 """
@@ -24,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GIST_PAGE = "https://gist.github.com/someone/0123456789abcdef0123456789abcdef"
 
 
-def main(program: Path, out: Path, vrchat: bool = False) -> None:
+def main(program: Path, out: Path, vrchat: bool = False,
+         view3d: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -34,9 +38,11 @@ def main(program: Path, out: Path, vrchat: bool = False) -> None:
             browser = pw.chromium.launch(executable_path=chromium_path(), headless=True,
                                          args=list(CHROMIUM_ARGS))
             page = browser.new_page(viewport={"width": 1180, "height": 760})
-            page.goto(srv.url + "?res=128&paused=1")
+            page.goto(srv.url + "?res=128&paused=1" + ("&view=3d" if view3d else ""))
             page.wait_for_function("document.body.dataset.ready === '1'", timeout=600_000)
             page.wait_for_function("window.psl.state.frames > 0", timeout=600_000)
+            if view3d:
+                page.evaluate("window.psl.setView3d(true, {shaded: true})")
             # the GPU works asynchronously: reading the frame back waits until it is drawn
             page.evaluate("window.psl.readPixels('color').length")
             if vrchat:
@@ -49,8 +55,8 @@ def main(program: Path, out: Path, vrchat: bool = False) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    vrchat = "--vrchat" in args
-    args = [a for a in args if a != "--vrchat"]
+    vrchat, view3d = "--vrchat" in args, "--3d" in args
+    args = [a for a in args if a not in ("--vrchat", "--3d")]
     default_out = "docs/playground-vrchat.png" if vrchat else "docs/playground.png"
     main(Path(args[0]) if args else ROOT / "tests/corpus/scene_raymarch.psl",
-         Path(args[1]) if len(args) > 1 else ROOT / default_out, vrchat)
+         Path(args[1]) if len(args) > 1 else ROOT / default_out, vrchat, view3d)

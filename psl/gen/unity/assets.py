@@ -7,7 +7,7 @@ The prefab is built from psl.gen.unity.components by a layout in psl.gen.unity.l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from psl.gen.unity.objects import (
     ASMDEF_ASSEMBLY_ID,
@@ -41,7 +41,8 @@ from psl.gen.unity.serialization import (
 
 
 def material(name: str, shader_guid: str, textures: Mapping[str, Flow] | None = None,
-             floats: Mapping[str, float] | None = None) -> str:
+             floats: Mapping[str, float] | None = None,
+             keywords: Sequence[str] = ()) -> str:
     tex_envs = [
         {key: {"m_Texture": value, "m_Scale": vec(1, 1), "m_Offset": vec(0, 0)}}
         for key, value in sorted((textures or {}).items())
@@ -53,7 +54,7 @@ def material(name: str, shader_guid: str, textures: Mapping[str, Flow] | None = 
         "m_Shader": ref(SHADER_ID, shader_guid, 3),
         "m_Parent": NULL,
         "m_ModifiedSerializedProperties": 0,
-        "m_ValidKeywords": [],
+        "m_ValidKeywords": sorted(keywords),
         "m_InvalidKeywords": [],
         "m_LightmapFlags": 4,
         "m_EnableInstancingVariants": 0,

@@ -26,8 +26,9 @@ from psl._version import __version__
 from psl.gen import hlsl, udonsharp, world_programs
 from psl.gen.env import render
 from psl.gen.unity import assets as ua
+from psl.gen.unity import mesh as um
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
-from psl.gen.unity.components import camera, listing, sharing
+from psl.gen.unity.components import camera, listing, relief, sharing
 from psl.gen.unity.components import programs as programs_panel
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
@@ -54,6 +55,8 @@ CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
 GALLERY_PATH = "Runtime/Gallery/Gallery.txt"
 LISTING_NAME = "vpm-listing.json"
 ORIGINAL_PREFAB_PATH = "Runtime/Prefabs/ShaderceptionOriginal.prefab"
+MESH_DIR = "Runtime/Meshes"
+FLAT_MATERIAL = "PSL_ScreenFlat"
 #: the example in the code box at load, compiled by every client at Start (not shared)
 DEFAULT_PROGRAM = "scene_simple"
 #: the code box's monospace font (unity_package/Fonts, scripts/build_unity_font.sh)
@@ -245,10 +248,20 @@ def build_package(options: PackageOptions | None = None) -> Package:
         crt_guids[size] = b.file(f"Runtime/RenderTextures/PSL_CRT_{size}.asset",
                                  ua.custom_render_texture(f"PSL_CRT_{size}", size, vm_mat),
                                  CRT_ID)
+        # the program screens' materials: relief (alpha is the height, as in the original)
         screen_mats[size] = b.file(
             f"Runtime/Materials/PSL_Screen_{size}.mat",
             ua.material(f"PSL_Screen_{size}", shader_guids["Screen.shader"],
-                        {screen_tex: ref(CRT_ID, crt_guids[size], 2)}))
+                        {screen_tex: ref(CRT_ID, crt_guids[size], 2)},
+                        relief.relief_floats(), relief.RELIEF_KEYWORDS))
+    # flat stays available: the same shader without the height mode, for any quad
+    b.file(f"Runtime/Materials/{FLAT_MATERIAL}.mat",
+           ua.material(FLAT_MATERIAL, shader_guids["Screen.shader"],
+                       {screen_tex: ref(CRT_ID, crt_guids[DEFAULT_CRT_SIZE], 2)}))
+    # the relief grids, finest first (the original's TheQuad is the 257 x 257 one)
+    grid_meshes = {side: b.file(f"{MESH_DIR}/{um.mesh_name(side)}.asset",
+                                um.grid_mesh_asset(side), um.MESH_ID)
+                   for side in registry.RELIEF.resolutions}
 
     examples: list[tuple[str, str, str]] = []
     for src in sorted((unity_package_dir() / "Examples").glob("*.psl")):
@@ -278,6 +291,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         reference=reference_text(),
         screen_materials=screen_mats,
         crts=crt_guids,
+        grid_meshes=grid_meshes,
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
         gallery=options.gallery,
@@ -307,6 +321,10 @@ def build_package(options: PackageOptions | None = None) -> Package:
         compile_event=udonsharp.COMPILE_EVENT,
         load_event=udonsharp.LOAD_EVENT,
         package_name=options.name,
+        relief_event=udonsharp.RELIEF_EVENT,
+        relief_row=relief.RELIEF_ROW_NAME,
+        relief_screens=[f"{name}/Quad" for name, _size, _x in original.PICKUP_SIZES],
+        grid_meshes=grid_meshes,
         output_path=f"Canvas/{standard.OUTPUT_PANEL}/Viewport/{standard.OUTPUT_NAME}",
         listing_button=listing.LISTING_BUTTON,
         listing_view=listing.LISTING_VIEW,

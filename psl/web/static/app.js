@@ -2,6 +2,7 @@
 // inputs and media (media.js), share links (share.js), and the server's JSON API
 // (psl/serve/app.py). `?test=1` is the deterministic mode of SPEC §9 for the tests.
 import { PslRenderer } from "./render.js";
+import { ReliefView } from "./relief.js";
 import { createEditor, getText, setText, showDiagnostics } from "./editor.js";
 import {
   Controls, textureFromBase64, mediaFromFile, webcam, audioLinkFromMicrophone,
@@ -16,6 +17,8 @@ const SIZES = [64, 128, 256, 512];
 // ?res=N picks the resolution, ?paused=1 starts paused (slow GPUs, screenshots)
 const START_SIZE = SIZES.includes(Number(PARAMS.get("res"))) ? Number(PARAMS.get("res")) : 256;
 const COMPILE_DELAY_MS = 250;
+// the 3D view's canvas (4:3; the flat view uses the VM's own resolution)
+const VIEW3D_SIZE = [640, 480];
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -35,10 +38,11 @@ const state = {
   reference: null,     // SPEC §9 settings from /api/reference.json
   native: PARAMS.get("native") === "1",  // run the exported GLSL instead of the VM
   nativeFragment: null,  // the exported shader the native renderer runs
+  view3d: PARAMS.get("view") === "3d",  // the frame as the world's relief screen
 };
 // `renderer` is the one drawing: the VM's, or the native one (psl export's GLSL for the
 // current program, made anew when that text changes).
-let editor, renderer, vmRenderer, nativeRenderer, controls, vertexSource;
+let editor, renderer, vmRenderer, nativeRenderer, controls, vertexSource, relief;
 
 function status(text, kind = "") {
   const el = $("status");
@@ -174,12 +178,19 @@ function refreshTextures(dt) {
   if (audio) renderer.setTexture("audiolink", audio.texture.update(dt));
 }
 
+// Shows the last frame: flat, or on the relief grid in the 3D view.
+function present() {
+  if (!renderer) return;
+  if (state.view3d && relief) relief.draw(renderer.frameTexture, $("screen"));
+  else renderer.present();
+}
+
 function renderOnce(dt) {
   if (!renderer) return;
   refreshTextures(dt);
   renderer.setInputs(inputs(dt));
   renderer.renderFrame();
-  renderer.present();
+  present();
   state.frames++;
   $("clock").textContent = `t = ${state.time.toFixed(2)}`;
   if (state.recording && --state.recording.left <= 0) stopRecording();
@@ -207,7 +218,7 @@ function renderReference() {
     renderer.setInputs(inputs(1 / ref.fps));
     renderer.renderFrame();
   }
-  renderer.present();
+  present();
   $("clock").textContent = `t = ${state.time.toFixed(4)}`;
   return Array.from(renderer.readPixels("color"));
 }
@@ -223,10 +234,37 @@ function restart() {
   renderOnce(1 / 60);
 }
 
+function canvasSize() {
+  if (state.view3d) return VIEW3D_SIZE;
+  const n = TEST && state.reference ? state.reference.width : state.size;
+  return [n, n];  // PNG and WebM at the VM's own resolution
+}
+
+function fitCanvas() {
+  const canvas = $("screen");
+  [canvas.width, canvas.height] = canvasSize();
+}
+
+// opts: {grid, heightScale, shaded, view: {yaw, pitch, distance, fov}} (any of them)
+function setView3d(on, opts = {}) {
+  if (!relief) return;
+  state.view3d = on;
+  if (opts.grid !== undefined) relief.side = Number(opts.grid);
+  if (opts.heightScale !== undefined) relief.heightScale = Number(opts.heightScale);
+  if (opts.shaded !== undefined) relief.shaded = Boolean(opts.shaded);
+  if (opts.view !== undefined) Object.assign(relief.view, opts.view);
+  $("view3d").checked = on;
+  $("relief-grid").value = String(relief.side);
+  $("height-scale").value = String(relief.heightScale);
+  $("shaded").checked = relief.shaded;
+  document.body.classList.toggle("view3d", on);
+  fitCanvas();
+  present();
+}
+
 function setResolution(n) {
   state.size = n;
-  const canvas = $("screen");
-  canvas.width = canvas.height = n;  // PNG and WebM at the VM's own resolution
+  fitCanvas();
   for (const r of [vmRenderer, nativeRenderer]) r?.resize(n, n);
   if (!state.playing) renderOnce(0);
 }
@@ -305,7 +343,7 @@ function download(blob, name) {
 const baseName = () => (state.file || "psl").replace(/\.psl$/i, "");
 
 function screenshot() {
-  renderer.present();
+  present();
   $("screen").toBlob((blob) => download(blob, `${baseName()}.png`), "image/png");
 }
 
@@ -456,6 +494,13 @@ function wireControls() {
   $("resolution").onchange = (e) => setResolution(Number(e.target.value));
   $("cost").onchange = (e) => setCostMode(e.target.checked);
   $("native").onchange = (e) => setNative(e.target.checked);
+  $("view3d").onchange = (e) => setView3d(e.target.checked);
+  $("relief-grid").onchange = (e) => setView3d(state.view3d, { grid: e.target.value });
+  $("height-scale").onchange = (e) => {
+    const v = Number(e.target.value);
+    if (Number.isFinite(v)) setView3d(state.view3d, { heightScale: v });
+  };
+  $("shaded").onchange = (e) => setView3d(state.view3d, { shaded: e.target.checked });
   $("camera-source").onchange = (e) => chooseTexture("camera", e.target.value);
   $("video-source").onchange = (e) => chooseTexture("video", e.target.value);
   $("audio-source").onchange = (e) => chooseAudio(e.target.value);
@@ -522,6 +567,11 @@ async function start() {
     renderer.setTexture("video", referenceTexture("video"));
     state.sources.camera = referenceTexture("camera");
     state.sources.video = referenceTexture("video");
+    relief = new ReliefView(vmRenderer.gl, state.reference.relief);
+    for (const side of state.reference.relief.resolutions) {
+      $("relief-grid").append(new Option(String(side), String(side)));
+    }
+    relief.attachOrbit($("screen-wrap"), () => state.view3d, () => present());
   } catch (err) {
     $("shader-error").textContent = `The WebGL VM cannot run here:\n${err.message}`;
     $("shader-error").hidden = false;
@@ -529,6 +579,8 @@ async function start() {
   wireControls();
   $("native").checked = state.native;
   $("cost").disabled = state.native;
+  if (relief) setView3d(state.view3d);
+  else $("relief-controls").hidden = true;
   setPlaying(state.playing);
   if (state.file !== null) connectEvents();
   await compileNow();
@@ -549,6 +601,10 @@ window.psl = {
   showVRChat,
   save,
   readPixels: (which) => Array.from(renderer.readPixels(which)),
+  setView3d,
+  // the 3D view's last draw: [y][x][r, g, b, camera depth], y = 0 the bottom row
+  readRelief: () => Array.from(relief.read()),
+  get relief() { return relief; },
   hasRenderer: () => renderer !== undefined,
 };
 window.psl.ready = start().then(() => { document.body.dataset.ready = "1"; },

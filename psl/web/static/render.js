@@ -296,6 +296,11 @@ export class PslRenderer {
     return out;
   }
 
+  // The texture of the last colour frame (what the 3D view displaces and shows).
+  get frameTexture() {
+    return this.targets[this.current].tex;
+  }
+
   // costScale: log2(1 + executed instructions) that maps to the top of the heat map.
   present(costScale = 16) {
     const gl = this.gl;

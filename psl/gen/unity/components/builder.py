@@ -59,6 +59,9 @@ class PrefabAssets:
     crts: Mapping[int, str] = field(default_factory=dict)
     #: the creator's gallery (psl-gen unity-package --gallery): the Programs panel's buttons
     gallery: Sequence[GalleryEntry] = ()
+    # the relief grids (vertices per side -> Mesh .asset GUID): the program screens show the
+    # finest, the relief buttons switch between them (components.relief)
+    grid_meshes: Mapping[int, str] = field(default_factory=dict)
 
 
 class PrefabBuilder:

@@ -69,9 +69,11 @@ def add_box_collider(b: PrefabBuilder, go: GameObject, size: Flow, *, trigger: i
 
 def add_screen(b: PrefabBuilder, parent: GameObject, name: str, material: Flow, *,
                position: Flow, scale: Flow, rotation: Flow | None = None,
-               euler: Flow | None = None, layer: int = LAYER_DEFAULT) -> tuple[GameObject, int]:
-    """A quad showing the VM's output through a screen material; returns the object and its
-    MeshRenderer's fileID (what quality controls swap materials on)."""
+               euler: Flow | None = None, layer: int = LAYER_DEFAULT,
+               mesh: Flow | None = None) -> tuple[GameObject, int]:
+    """A quad (or `mesh`: the relief grid) showing the VM's output through a screen
+    material; returns the object and its MeshRenderer's fileID (what quality controls swap
+    materials on; its MeshFilter is `object.cid("MeshFilter")`)."""
     transform: dict[str, object] = {"position": position, "scale": scale}
     if rotation is not None:
         transform["rotation"] = rotation
@@ -79,7 +81,7 @@ def add_screen(b: PrefabBuilder, parent: GameObject, name: str, material: Flow, 
         transform["euler"] = euler
     screen = b.add(name, parent, rect=False, layer=layer, **transform)
     b.component(screen, "MeshFilter", MESH_FILTER, "MeshFilter",
-                {"m_Mesh": builtin_ref("QuadMesh")})
+                {"m_Mesh": mesh if mesh is not None else builtin_ref("QuadMesh")})
     return screen, add_mesh_renderer(b, screen, material, lit=0)
 
 
@@ -132,13 +134,15 @@ def add_pickup_parts(b: PrefabBuilder, body: GameObject, *, use_text: str) -> No
 
 
 def add_pickup_screen(b: PrefabBuilder, parent: GameObject, name: str, material: Flow, *,
-                      size: float, position: Flow) -> tuple[GameObject, int]:
+                      size: float, position: Flow,
+                      mesh: Flow | None = None) -> tuple[GameObject, int]:
     """A screen players can pick up and carry (the original's small screens): the pickup
     body on the Pickup layer with a thin collider, and the quad as an unscaled-parent child.
     Returns the body and the quad's MeshRenderer fileID."""
     body = b.add(name, parent, rect=False, layer=LAYER_PICKUP, position=position)
     add_box_collider(b, body, vec(size, size, 0.05), trigger=1)
     add_pickup_parts(b, body, use_text=name)
+    # uniform scale: a relief grid's height is in screen widths (psl.registry.RELIEF)
     _, renderer = add_screen(b, body, "Quad", material, position=vec(0, 0, 0),
-                             scale=vec(size, size, 1), layer=LAYER_PICKUP)
+                             scale=vec(size, size, size), layer=LAYER_PICKUP, mesh=mesh)
     return body, renderer

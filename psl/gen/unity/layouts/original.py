@@ -24,6 +24,7 @@ from psl.gen.unity.components.examples import add_examples
 from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import PANEL_H, PANEL_W, add_programs_panel
 from psl.gen.unity.components.quality import add_quality_buttons
+from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_pickup_screen, add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
 from psl.gen.unity.components.udon import Wiring, add_udonsharp
@@ -53,14 +54,17 @@ def build(assets: PrefabAssets) -> str:
     wiring = Wiring()
     screen_material = ref(MATERIAL_ID, assets.screen_material, 2)
 
-    _, renderer = add_screen(b, root, "Screen", screen_material,
-                             position=vec(0, 1 + SCREEN_SIZE / 2, 0),
-                             scale=vec(SCREEN_SIZE, SCREEN_SIZE, 1))
+    grid = screen_mesh(assets)  # every program screen is a relief, as in the original
+    screen, renderer = add_screen(b, root, "Screen", screen_material,
+                                  position=vec(0, 1 + SCREEN_SIZE / 2, 0),
+                                  scale=screen_scale(SCREEN_SIZE), mesh=grid)
     screens = [renderer]
+    filters = [screen.cid("MeshFilter")]
     for name, size, x in PICKUP_SIZES:
-        _, small = add_pickup_screen(b, root, name, screen_material, size=size,
-                                     position=vec(x, 1.2, -4))
+        body, small = add_pickup_screen(b, root, name, screen_material, size=size,
+                                        position=vec(x, 1.2, -4), mesh=grid)
         screens.append(small)
+        filters.append(body.children[0].cid("MeshFilter"))
 
     board_x = -(SCREEN_SIZE / 2 + GAP + BOARD_W * SCALE / 2)
     board = add_world_canvas(b, root, "Canvas", width=BOARD_W, height=BOARD_H,
@@ -95,6 +99,7 @@ def build(assets: PrefabAssets) -> str:
     add_listing(b, root, board, assets, wiring, rect(1640, 1260, 280, 60))
 
     add_quality_buttons(b, board, assets, wiring, screens, x=20, y=1260, width=1180)
+    add_relief_buttons(b, board, assets, filters, x=20, y=1340, width=1180)
     if assets.camera_texture:
         camera_go = add_camera_input(b, root, assets.camera_texture,
                                      position=vec(0, 1.5 + SCREEN_SIZE, -0.05))

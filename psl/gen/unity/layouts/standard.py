@@ -9,6 +9,7 @@ from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
 from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import add_programs_panel
+from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
 from psl.gen.unity.components.udon import Wiring, add_udonsharp
@@ -23,7 +24,7 @@ from psl.gen.unity.components.ugui import (
 from psl.gen.unity.serialization import CRT_ID, MATERIAL_ID, color, ref, vec
 
 NAME = "Shaderception"
-CANVAS_W, CANVAS_H = 1200, 1720
+CANVAS_W, CANVAS_H = 1200, 1790
 CANVAS_SCALE = 0.0015
 EXAMPLE_COLUMNS = 3
 #: the output panel (a scrolling Text: compile results, errors) and the reference canvas
@@ -35,9 +36,10 @@ def build(assets: PrefabAssets) -> str:
     root = b.add(NAME, None, rect=False)
     wiring = Wiring()
 
-    # Screen: a 2 m quad showing the CRT through the screen material.
-    _, renderer = add_screen(b, root, "Screen", ref(MATERIAL_ID, assets.screen_material, 2),
-                             position=vec(0, 1.6, 0), scale=vec(2, 2, 1))
+    # Screen: a 2 m relief grid showing the CRT through the screen material.
+    screen, renderer = add_screen(b, root, "Screen", ref(MATERIAL_ID, assets.screen_material, 2),
+                                  position=vec(0, 1.6, 0), scale=screen_scale(2),
+                                  mesh=screen_mesh(assets))
     canvas = add_world_canvas(b, root, "Canvas", width=CANVAS_W, height=CANVAS_H,
                               position=(2.05, 1.6, 0), scale=CANVAS_SCALE,
                               background=color(0.12, 0.12, 0.14, 0.95))
@@ -74,7 +76,9 @@ def build(assets: PrefabAssets) -> str:
     add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
 
     # Example buttons: each loads one program into the input field and compiles it.
-    add_examples(b, canvas, assets, wiring, x=20, y=1320, width=CANVAS_W - 40, height=380,
+    add_relief_buttons(b, canvas, assets, [screen.cid("MeshFilter")], x=20, y=1310,
+                       width=CANVAS_W - 40)
+    add_examples(b, canvas, assets, wiring, x=20, y=1390, width=CANVAS_W - 40, height=380,
                  columns=EXAMPLE_COLUMNS)
 
     # The language reference beside the editor (generated from the registry).
