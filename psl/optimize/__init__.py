@@ -8,7 +8,9 @@ jumps on any path. One module per pass, run in this order:
       constprop   registers that hold one constant on every path become PUSHCONSTs
       copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
       dse         dead stores, with the expression that computed them
+      forward     a value stored and read once in a block is computed where it is read
       jumps       jump threading, jumps to the next instruction, unreachable code
+      unroll      a loop that runs a count known exactly becomes that many copies
     hoist       register-free, texture-free expressions computed once at the start
     renumber    registers numbered by first appearance
 
@@ -20,12 +22,23 @@ from __future__ import annotations
 import math
 
 from psl.bytecode import Instruction, Program, f32, operand_number
-from psl.optimize import constprop, copyprop, dse, fold, hoist, jumps, loops, renumber
+from psl.optimize import (
+    constprop,
+    copyprop,
+    dse,
+    fold,
+    forward,
+    hoist,
+    jumps,
+    loops,
+    renumber,
+    unroll,
+)
 from psl.optimize.code import Code, bits, is_jump, stack_depths
 from psl.registry import LIMITS, Op
 
 MAX_ROUNDS = 32
-ROUND = (fold, constprop, copyprop, dse, jumps)
+ROUND = (fold, constprop, copyprop, dse, forward, jumps, unroll)
 LEVELS = (0, 1)
 
 

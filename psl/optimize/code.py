@@ -45,6 +45,12 @@ class Code:
         return int(self.args[k][0])
 
 
+def register_count(code: Code) -> int:
+    """Highest register named + 1 (the dataflow passes keep one fact per register)."""
+    regs = [code.reg(k) for k in range(len(code)) if code.ops[k] in (PUSHVAR, SETVAR)]
+    return max(regs) + 1 if regs else 0
+
+
 def bits(lanes: Lanes) -> bytes:
     """Identity of a constant: its float32 bit patterns (tells -0 from 0, and NaNs apart)."""
     return struct.pack("<4f", *lanes)
@@ -123,32 +129,31 @@ def block_graph(code: Code) -> tuple[list[tuple[int, int]], list[list[int]], lis
     return bl, succ, pred
 
 
-def stack_depths(code: Code) -> list[int] | None:
-    """Stack depth on entry to each instruction (-1: unreachable), or None when the program
-    is outside what the optimizer handles: a depth that differs between two paths, a pop
-    below the block's values, a stack of LIMITS.stack or more, a jump to an odd slot or
-    past the end (the caller leaves such a program as it is)."""
+def stack_depths(code: Code) -> list[set[int]] | None:
+    """The stack depths instruction k can be entered with (empty: unreachable), or None
+    when the program is outside what the optimizer handles: a pop below the bottom, or a
+    depth of LIMITS.stack or more (the ring would wrap; this also bounds the search). Paths
+    may reach one instruction with different depths (an `if` without `else` that leaves a
+    value): the passes only reason inside a block."""
     n = len(code)
-    depth = [-1] * (n + 1)
-    depth[0] = 0
-    todo = [0]
+    depths: list[set[int]] = [set() for _ in range(n + 1)]
+    depths[0].add(0)
+    todo = [(0, 0)]
     while todo:
-        k = todo.pop()
+        k, d = todo.pop()
         if k >= n:
             continue
-        d = depth[k] - pops(code, k)
+        d -= pops(code, k)
         if d < 0:
             return None
         d += pushes(code, k)
         if d >= LIMITS.stack:
             return None
         for t in successors(code, k):
-            if depth[t] == -1:
-                depth[t] = d
-                todo.append(t)
-            elif depth[t] != d:
-                return None
-    return depth
+            if d not in depths[t]:
+                depths[t].add(d)
+                todo.append((t, d))
+    return depths
 
 
 @dataclass

@@ -8,8 +8,7 @@ from __future__ import annotations
 import struct
 
 from psl.optimize import dataflow
-from psl.optimize.code import PUSHCONST, PUSHVAR, SETVAR, Code, bits, pops, pushes
-from psl.registry import LIMITS
+from psl.optimize.code import PUSHCONST, PUSHVAR, SETVAR, Code, bits, pops, pushes, register_count
 
 NONE = b""
 ZERO = bits((0.0, 0.0, 0.0, 0.0))
@@ -24,7 +23,7 @@ def run(code: Code) -> Code:
         for k in range(start, end):
             op = ops[k]
             if op == PUSHVAR:
-                c = state[int(args[k][0]) % LIMITS.registers]
+                c = state[int(args[k][0])]
                 if rewrite and c != NONE:
                     ops[k] = PUSHCONST
                     args[k] = struct.unpack("<4f", c)
@@ -35,11 +34,11 @@ def run(code: Code) -> Code:
                 continue
             popped = [stack.pop() if stack else NONE for _ in range(pops(code, k))]
             if op == SETVAR:
-                r = int(args[k][0]) % LIMITS.registers
+                r = int(args[k][0])
                 m = args[k][1]
                 state[r] = popped[0] if (m != m or m == 0) else NONE
             if pushes(code, k):
                 stack.append(NONE)
 
-    dataflow.solve(code, [ZERO] * LIMITS.registers, transfer, NONE)
+    dataflow.solve(code, [ZERO] * register_count(code), transfer, NONE)
     return Code(ops, args, list(code.origin), dict(code.names))

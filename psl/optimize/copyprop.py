@@ -7,8 +7,7 @@ SETVAR is then dead and dead-store elimination deletes it with its push."""
 from __future__ import annotations
 
 from psl.optimize import dataflow
-from psl.optimize.code import PUSHVAR, SETVAR, Code, pops, pushes
-from psl.registry import LIMITS
+from psl.optimize.code import PUSHVAR, SETVAR, Code, pops, pushes, register_count
 
 NONE = -1
 
@@ -16,14 +15,14 @@ NONE = -1
 def run(code: Code) -> Code:
     args = list(code.args)
     ops = code.ops
-    regs = LIMITS.registers
+    regs = register_count(code)
 
     def transfer(start: int, end: int, state: list, rewrite: bool) -> None:
         stack: list[int] = []  # the register each value on the stack still equals, or NONE
         for k in range(start, end):
             op = ops[k]
             if op == PUSHVAR:
-                r = int(args[k][0]) % regs
+                r = int(args[k][0])
                 src = state[r]
                 if src != NONE:
                     if rewrite:
@@ -33,7 +32,7 @@ def run(code: Code) -> Code:
                 continue
             popped = [stack.pop() if stack else NONE for _ in range(pops(code, k))]
             if op == SETVAR:
-                p = int(args[k][0]) % regs
+                p = int(args[k][0])
                 m = args[k][1]
                 # p changes: copies of p and copies into p end, and values pushed from p
                 # are no longer p's value

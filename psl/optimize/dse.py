@@ -21,7 +21,8 @@ def _use_def(code: Code, k: int) -> tuple[int, int]:
     return -1, -1
 
 
-def run(code: Code) -> Code:
+def live_out(code: Code) -> tuple[list[tuple[int, int]], list[int]]:
+    """Blocks, and the registers live at each block's end (bit r: register r)."""
     bl, succ, _pred = block_graph(code)
     live_in = [0] * len(bl)  # bit r: register r live on entry
     changed = True
@@ -41,25 +42,38 @@ def run(code: Code) -> Code:
             if live != live_in[b]:
                 live_in[b] = live
                 changed = True
-    dead: set[int] = set()
-    for b, (s, e) in enumerate(bl):
+    outs = []
+    for b in range(len(bl)):
         live = 0
         for t in succ[b]:
             live |= live_in[t]
-        live_after = [0] * (e - s)
-        for k in range(e - 1, s - 1, -1):
-            live_after[k - s] = live
-            use, kill = _use_def(code, k)
-            if kill >= 0:
-                live &= ~(1 << kill)
-            if use >= 0:
-                live |= 1 << use
+        outs.append(live)
+    return bl, outs
 
-        def visit(k: int, operands: list[Tree], s: int = s, live_after: list = live_after
-                  ) -> None:
+
+def live_after(code: Code, s: int, e: int, live: int) -> list[int]:
+    """Registers live after each instruction of block [s, e) given those live at its end."""
+    after = [0] * (e - s)
+    for k in range(e - 1, s - 1, -1):
+        after[k - s] = live
+        use, kill = _use_def(code, k)
+        if kill >= 0:
+            live &= ~(1 << kill)
+        if use >= 0:
+            live |= 1 << use
+    return after
+
+
+def run(code: Code) -> Code:
+    bl, outs = live_out(code)
+    dead: set[int] = set()
+    for b, (s, e) in enumerate(bl):
+        after = live_after(code, s, e, outs[b])
+
+        def visit(k: int, operands: list[Tree], s: int = s, after: list = after) -> None:
             if code.ops[k] != SETVAR or operands[0].start < 0:
                 return
-            if live_after[k - s] >> (code.reg(k) % LIMITS.registers) & 1:
+            if after[k - s] >> (code.reg(k) % LIMITS.registers) & 1:
                 return
             dead.add(k)
             dead.update(range(operands[0].start, operands[0].end + 1))

@@ -27,7 +27,7 @@ _DIVIDE = registry.BINOP_BY_SYMBOL["/"].id
 _TINY = float(np.finfo(np.float32).tiny)  # smallest normal float32
 
 
-def _subnormal(lanes: Lanes) -> bool:
+def subnormal(lanes: Lanes) -> bool:
     return any(x == x and x != 0 and abs(x) < _TINY for x in lanes)
 
 
@@ -59,7 +59,7 @@ def foldable(code: Code, k: int, operands: list[Lanes]) -> bool:
             return False
     else:
         return False
-    return not any(_subnormal(lanes) for lanes in operands)
+    return not any(subnormal(lanes) for lanes in operands)
 
 
 def _value(lanes: Lanes) -> V:
@@ -97,7 +97,7 @@ def run(code: Code) -> Code:
                 operands = [args[j] for j in window]
                 if foldable(code, k, operands):
                     res = evaluate(code, k, operands)
-                    if not _subnormal(res):
+                    if not subnormal(res):
                         first = window[0]
                         args[first] = res
                         if need > 1:

@@ -2,20 +2,20 @@
 
     init; C: cond; CONDJUMP E; JUMP B; I: step; JUMP C; B: body; JUMP I; E:
 
-three taken jumps per iteration. When nothing else jumps to B, I, or the two JUMPs moved,
-the loop is laid out as
+three taken jumps per iteration. It is laid out as
 
     init; C: cond; CONDJUMP E; B: body; I: step; JUMP C; E:
 
-with one taken jump per iteration. Loops are rewritten from the first CONDJUMP in
-instruction order on, one at a time, until none matches."""
+with one taken jump per iteration. A jump to one of the two deleted JUMPs goes to that
+JUMP's target instead (an `if` ending the body jumps to `JUMP I`). Loops are rewritten from
+the first CONDJUMP in instruction order on, one at a time, until none matches."""
 
 from __future__ import annotations
 
 from psl.optimize.code import CONDJUMP, JUMP, Code, is_jump, rebuild
 
 
-def _match(code: Code, i: int, targeted: list[int]) -> list[int] | None:
+def _match(code: Code, i: int) -> list[int] | None:
     """The new order of instructions when the CONDJUMP at i heads a `for` layout."""
     n = len(code)
     ops = code.ops
@@ -26,9 +26,6 @@ def _match(code: Code, i: int, targeted: list[int]) -> list[int] | None:
         return None
     if code.target(e - 1) != inc or code.target(b - 1) > i or b > e - 1:
         return None
-    # only the loop's own jumps may land on B, I, or the JUMPs being removed
-    if targeted[b] != 1 or targeted[inc] != 1 or targeted[i + 1] or targeted[e - 1]:
-        return None
     return [*range(0, i + 1), *range(b, e - 1), *range(inc, b), *range(e, n)]
 
 
@@ -36,14 +33,17 @@ def run(code: Code) -> Code:
     start = 0
     while True:
         n = len(code)
-        targeted = [0] * (n + 1)
-        for k in range(n):
-            if is_jump(code.ops[k]):
-                targeted[code.target(k)] += 1
         for i in range(start, n):
-            order = _match(code, i, targeted)
+            order = _match(code, i)
             if order is not None:
-                code = rebuild(code, order)
+                jb, ji = i + 1, code.target(i) - 1  # the two JUMPs deleted
+                args = list(code.args)
+                for k in range(n):
+                    if is_jump(code.ops[k]) and k not in (jb, ji):
+                        t = code.target(k)
+                        if t == jb or t == ji:
+                            args[k] = (float(code.target(t)), *args[k][1:])
+                code = rebuild(Code(code.ops, args, code.origin, code.names), order)
                 start = i + 1
                 break
         else:
