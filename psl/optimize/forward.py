@@ -4,11 +4,21 @@ after it, T is a tree (§10.1) and no instruction in between assigns a register 
 becomes `…; T`: the value is computed where it is used, saving the SETVAR and the PUSHVAR.
 Trees have no side effects and read the same registers at both places, so the value is the
 same. A block's forwards are chosen in order, each one's span [T's start, the PUSHVAR]
-disjoint from those chosen before (nested ones wait for the next round)."""
+disjoint from those chosen before (nested ones wait for the next round). A jump to T's
+first instruction goes to the instruction after the SETVAR instead (T is no longer there)."""
 
 from __future__ import annotations
 
-from psl.optimize.code import PUSHVAR, SETVAR, Code, Tree, rebuild, scan_block, stack_depths
+from psl.optimize.code import (
+    PUSHVAR,
+    SETVAR,
+    Code,
+    Tree,
+    is_jump,
+    rebuild,
+    scan_block,
+    stack_depths,
+)
 from psl.optimize.dse import live_after, live_out
 from psl.registry import LIMITS
 
@@ -18,6 +28,7 @@ def run(code: Code) -> Code:
     n = len(code)
     moved: dict[int, tuple[int, int]] = {}  # PUSHVAR index -> the tree that replaces it
     gone: set[int] = set()  # trees moved away and their SETVARs
+    landing: dict[int, int] = {}  # a moved tree's start -> where jumps to it go instead
     for b, (s, e) in enumerate(bl):
         after = live_after(code, s, e, outs[b])
         busy_until = -1
@@ -38,6 +49,8 @@ def run(code: Code) -> Code:
                 if op == PUSHVAR and code.reg(j) % LIMITS.registers == r:
                     if not (after[j - s] >> r & 1):
                         moved[j] = (t.start, t.end)
+                        if j != k + 1:  # a jump to T's start now lands after the SETVAR
+                            landing[t.start] = k + 1
                         gone.update(range(t.start, t.end + 1))
                         gone.add(k)
                         busy_until = j
@@ -57,5 +70,9 @@ def run(code: Code) -> Code:
             order.extend(range(a, z + 1))
         elif k not in gone:
             order.append(k)
-    out = rebuild(code, order)
+    args = list(code.args)
+    for k in range(n):
+        if is_jump(code.ops[k]) and code.target(k) in landing:
+            args[k] = (float(landing[code.target(k)]), *args[k][1:])
+    out = rebuild(Code(code.ops, args, code.origin, code.names), order)
     return out if stack_depths(out) is not None else code
