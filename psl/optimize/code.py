@@ -136,6 +136,9 @@ def stack_depths(code: Code) -> list[set[int]] | None:
     may reach one instruction with different depths (an `if` without `else` that leaves a
     value): the passes only reason inside a block."""
     n = len(code)
+    need = [pops(code, k) for k in range(n)]
+    net = [pushes(code, k) - need[k] for k in range(n)]
+    succ = [successors(code, k) for k in range(n)]
     depths: list[set[int]] = [set() for _ in range(n + 1)]
     depths[0].add(0)
     todo = [(0, 0)]
@@ -143,15 +146,15 @@ def stack_depths(code: Code) -> list[set[int]] | None:
         k, d = todo.pop()
         if k >= n:
             continue
-        d -= pops(code, k)
-        if d < 0:
+        if d < need[k]:
             return None
-        d += pushes(code, k)
+        d += net[k]
         if d >= LIMITS.stack:
             return None
-        for t in successors(code, k):
-            if d not in depths[t]:
-                depths[t].add(d)
+        for t in succ[k]:
+            got = depths[t]
+            if d not in got:
+                got.add(d)
                 todo.append((t, d))
     return depths
 

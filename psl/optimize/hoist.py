@@ -81,12 +81,12 @@ def run(code: Code) -> Code:
     prefix_args: list = []
     prefix_origin: list[int] = []
     dead: set[int] = set()
-    for reg, occ in chosen:
+    for number, (reg, occ) in enumerate(chosen):
         s0, e0 = occ[0]
         prefix_ops += code.ops[s0:e0 + 1] + [SETVAR]
         prefix_args += code.args[s0:e0 + 1] + [(float(reg), NAN, NAN, NAN)]
         prefix_origin += code.origin[s0:e0 + 1] + [code.origin[s0]]
-        names[reg] = f"(hoisted {len(names)})"
+        names[reg] = f"(hoisted {number})"
         for s, e in occ:
             ops[s] = PUSHVAR
             args[s] = (float(reg), NAN, NAN, NAN)

@@ -55,8 +55,8 @@ def _match(code: Code, c: int, targeted: list[int]) -> tuple[int, int, int] | No
             or ops[s + 2] != BINOP or ops[s + 3] != SETVAR or code.reg(s + 3) != i \
             or code.mask(s + 3):
         return None
-    if targeted[c] != 1 or any(targeted[k] for k in (c + 1, c + 2, c + 3, s + 1, s + 2,
-                                                    s + 3, e - 1)):
+    if targeted[c] != 1 or any(targeted[k] for k in (c - 1, c + 1, c + 2, c + 3, s + 1,
+                                                    s + 2, s + 3, e - 1)):
         return None
     for k in range(c + 4, s):
         if ops[k] == SETVAR and code.reg(k) == i:
