@@ -247,3 +247,23 @@ def test_generated_programs_identical(mode, chunk):
     # a program whose stack can reach LIMITS.stack (a loop leaving values behind, common
     # in the compiler mode) is left as it is (docs/spec.md §10.1)
     assert checked >= 0.9 * CHUNK and optimized >= 0.3 * checked
+
+
+def test_cli_compile_levels(tmp_path):
+    """`psl compile -O0` writes the compiler's code (the original's, test_compiler_corpus);
+    the default is -O1."""
+    from click.testing import CliRunner
+
+    from psl.cli.compile import command
+
+    for name in ("scene_pong_by_fuopy", "scene_raymarch"):
+        path = CORPUS / f"{name}.psl"
+        source = path.read_text()
+        for args, level in ((["-O0"], 0), ([], 1), (["--optimize", "1"], 1)):
+            out = tmp_path / f"{name}-{level}.bin"
+            r = CliRunner().invoke(command, [str(path), "-o", str(out), *args])
+            assert r.exit_code == 0, r.output
+            expected = compile_source(source, lint=False, optimize=level).unwrap()
+            assert out.read_bytes() == expected.to_bytes()
+    r = CliRunner().invoke(command, [str(CORPUS / "scene_simple.psl"), "-O", "2"])
+    assert r.exit_code == 2
