@@ -15,6 +15,15 @@ from psl.userfiles import MAX_SOURCE_BYTES, UserFileError, decode_source, read_s
 from psl.userfiles import read_source as read_file
 
 
+def optimize_option(fn):
+    """`-O/--optimize 0|1` (SPEC §10): 1, the default, runs the bytecode optimizer; 0 gives
+    the original compiler's code."""
+    return click.option("-O", "--optimize", "optimize", type=click.IntRange(0, 1), default=1,
+                        show_default=True, metavar="0|1",
+                        help="optimization level: 1 optimizes the bytecode (SPEC §10), 0 "
+                             "emits the original compiler's code")(fn)
+
+
 def read_source(path: str, strict: bool = False) -> str:
     """Read a program; `-` is stdin. Bounded (MAX_SOURCE_BYTES) and regular files only;
     undecodable bytes become U+FFFD (unless `strict`) so the lexer can point at them."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from psl.cli.common import Finite, print_diagnostics, read_source
+from psl.cli.common import Finite, optimize_option, print_diagnostics, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS, RELIEF
 from psl.userfiles import same_file, write_bytes
@@ -159,16 +159,17 @@ def format_stats(stats: Stats) -> str:
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
+@optimize_option
 def command(file: str, output: str | None, relief_out: str | None, relief_grid: str,
             height_scale: float, shaded: bool, view: View, size: tuple[int, int],
             time_: float, frames: int, fps: float, camera: np.ndarray | None,
             video: np.ndarray | None, avpro: bool, audiolink: np.ndarray | None, button, axis,
-            max_jumps: int, show_stats: bool, alpha: bool) -> None:
+            max_jumps: int, show_stats: bool, alpha: bool, optimize: int) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
     if output is None and relief_out is None:
         raise click.UsageError("give -o/--output, --relief or both")
     source = read_source(file)
-    result = compile_source(source)
+    result = compile_source(source, optimize=optimize)
     print_diagnostics(result.diagnostics, source, file, err=True)
     if result.program is None:
         sys.exit(1)

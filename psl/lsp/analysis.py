@@ -30,13 +30,14 @@ class Job:
     text: str
     version: int | None
     encoding: str
+    optimize: int = 1
     stop: threading.Event = field(default_factory=threading.Event)
     future: Future | None = None
 
 
 def _run(job: Job) -> Document:
     with cancellable(job.stop):
-        return analyse(job.uri, job.text, job.encoding)
+        return analyse(job.uri, job.text, job.encoding, optimize=job.optimize)
 
 
 class Analyses:
@@ -47,9 +48,10 @@ class Analyses:
         self.jobs: dict[str, Job] = {}
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="psl-analysis")
 
-    def start(self, uri: str, text: str, version: int | None, encoding: str) -> Job:
+    def start(self, uri: str, text: str, version: int | None, encoding: str,
+              optimize: int = 1) -> Job:
         self.cancel(uri)
-        job = self.jobs[uri] = Job(uri, text, version, encoding)
+        job = self.jobs[uri] = Job(uri, text, version, encoding, optimize)
         loop = asyncio.get_running_loop()
         job.future = self.executor.submit(_run, job)
 

@@ -79,12 +79,14 @@ MAX_SCANNED = 4 * LIMITS.source_chars
 
 
 def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16,
-            lint: bool = True) -> Document:
+            lint: bool = True, optimize: int = 1) -> Document:
     """`lint=False`: without width inference and its checks (quick, for answering requests
-    while the full analysis runs: psl/lsp/analysis.py)."""
+    while the full analysis runs: psl/lsp/analysis.py). `optimize`: the level the program is
+    compiled at (SPEC §10); diagnostics and widths are the same at both (they come from the
+    -O0 code)."""
     tokens = scan(text, lenient=True)[0] if len(text) <= MAX_SCANNED else []
     return Document(uri, text, LineIndex(text, encoding), tokens,
-                    compile_source(text, lint=lint))
+                    compile_source(text, lint=lint, optimize=optimize))
 
 
 def token_at(doc: Document, offset: int) -> Token | None:

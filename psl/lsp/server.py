@@ -33,8 +33,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class PslLanguageServer(LanguageServer):
-    def __init__(self) -> None:
+    def __init__(self, optimize: int = 1) -> None:
         super().__init__("psl", __version__, protocol_cls=GuardedProtocol)
+        self.optimize = optimize  # compile level (SPEC §10), `psl lsp -O`
         self.documents: dict[str, Document] = {}  # the last finished full analysis
         self.quick: dict[str, Document] = {}  # the current text without width inference
         self.timers: dict[str, asyncio.TimerHandle] = {}
@@ -52,7 +53,8 @@ class PslLanguageServer(LanguageServer):
             return doc
         quick = self.quick.get(uri)
         if quick is None or quick.text != text:
-            quick = self.quick[uri] = analyse(uri, text, self.encoding(), lint=False)
+            quick = self.quick[uri] = analyse(uri, text, self.encoding(), lint=False,
+                                                optimize=self.optimize)
         return quick
 
     def publish(self, uri: str) -> None:
@@ -60,7 +62,7 @@ class PslLanguageServer(LanguageServer):
         self.timers.pop(uri, None)
         try:
             text, version = opened_text(self.workspace, uri)
-            self.analyses.start(uri, text, version, self.encoding())
+            self.analyses.start(uri, text, version, self.encoding(), self.optimize)
         except NotOpen:
             return
         except Exception:  # a crash here would end the server's diagnostics for good
@@ -107,8 +109,8 @@ def _safe(default: object = None) -> Callable[[F], F]:
     return wrap
 
 
-def create_server() -> PslLanguageServer:
-    server = PslLanguageServer()
+def create_server(optimize: int = 1) -> PslLanguageServer:
+    server = PslLanguageServer(optimize)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PslLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -206,11 +208,11 @@ def create_server() -> PslLanguageServer:
     return server
 
 
-def main() -> None:
+def main(optimize: int = 1) -> None:
     """Serve on stdin/stdout until the client says exit."""
     import sys
 
-    server = create_server()
+    server = create_server(optimize)
     try:
         server.start_io(GuardedReader(sys.stdin.buffer))  # type: ignore[arg-type]
     finally:

@@ -52,6 +52,7 @@ class ServeOptions:
     #: Host header names accepted (None: any). Pinning them stops DNS rebinding: another
     #: site's name resolving to 127.0.0.1 cannot make the page's origin its own.
     allowed_hosts: frozenset[str] | None = None
+    optimize: int = 1  # compile level of the page's programs (SPEC §10), `psl serve -O`
 
 
 PROGRAM_FILE = web.AppKey("program_file", ProgramFile)
@@ -261,7 +262,7 @@ def create_app(options: ServeOptions | None = None) -> web.Application:
     app = web.Application(middlewares=[guard], client_max_size=options.max_body)
     app[OPTIONS] = options
     app[SOCKETS] = set()
-    app[COMPILES] = Compiles()
+    app[COMPILES] = Compiles(options.optimize)
     if options.program is not None:
         app[PROGRAM_FILE] = ProgramFile(options.program)
     app.cleanup_ctx.append(_watcher)

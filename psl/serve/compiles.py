@@ -18,16 +18,18 @@ from psl.infer.flow import Cancelled, cancellable
 from psl.serve.build import compile_reply
 
 
-def _run(source: str, native: bool, stop: threading.Event) -> dict[str, object] | None:
+def _run(source: str, native: bool, optimize: int,
+         stop: threading.Event) -> dict[str, object] | None:
     try:
         with cancellable(stop):
-            return compile_reply(source, native)
+            return compile_reply(source, native, optimize)
     except Cancelled:
         return None
 
 
 class Compiles:
-    def __init__(self) -> None:
+    def __init__(self, optimize: int = 1) -> None:
+        self.optimize = optimize  # compile level (SPEC §10), `psl serve -O`
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="psl-compile")
         self.lock = asyncio.Lock()
         self.newest = 0  # number of the newest request
@@ -49,7 +51,7 @@ class Compiles:
             self.started += 1
             try:
                 reply = await asyncio.get_running_loop().run_in_executor(
-                    self.executor, _run, source, native, stop)
+                    self.executor, _run, source, native, self.optimize, stop)
             finally:
                 self.stop = None
             if reply is not None:
