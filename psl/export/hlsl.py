@@ -96,7 +96,13 @@ def notes(program: Program, options: Options) -> Notes:
 
 
 def function(program: Program, options: Options) -> list[str]:
-    return write_body(Hlsl(), program, options)
+    """Structured code where the block graph allows it, else the block-dispatch loop."""
+    from psl.export.readable import HlslReadable, Unstructured
+
+    try:
+        return HlslReadable(Hlsl(), program, options, glsl=False).body()
+    except Unstructured:
+        return write_body(Hlsl(), program, options)
 
 
 def export(program: Program, options: Options, source: str = "<program>") -> str:

@@ -1,0 +1,773 @@
+"""The typed IR written as code a person could have written: structured `if`/`else` and
+`while` instead of a block-dispatch loop, the program's own variable names, expressions
+nested as in the source, and the target's own builtins where the widths make them equal
+to the VM's (docs/export.md).
+
+Control flow is recovered from the IR's block graph: every loop of PSL code has one
+header and one exit (the language has no break), and every branch rejoins at its block's
+immediate post-dominator, so `while (true)`, `if`/`else`, `break` and `continue` write
+it. A graph of another shape raises `Unstructured` and the caller writes the dispatch
+loop (psl/export/text.py) instead.
+
+Exactness: a temporary is nested into the one expression that uses it only when no
+variable it reads is written in between; taken jumps are counted as the VM counts them
+(several jumps on one straight path are added at once: what is cut off there outputs the
+same top of stack), and left out when the graph has no loop and fewer jumps than the
+budget; with `exact`, builtins that can make a NaN keep the VM's own text, so the checks
+fire exactly where the VM would see the NaN.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from psl.export.ir import (
+    Assign,
+    Binary,
+    Block,
+    Branch,
+    Call,
+    Expr,
+    Jump,
+    Lanes,
+    Lit,
+    Operand,
+    Pick,
+    Program,
+    Ref,
+    Unary,
+)
+from psl.export.text import LANE, Writer
+
+_ARITH_PREC = {"*": 2, "/": 2, "+": 3, "-": 3}
+_COMPARE = {"<": "lessThan", ">": "greaterThan", "<=": "lessThanEqual",
+            ">=": "greaterThanEqual", "==": "equal", "!=": "notEqual"}
+_EXIT = -1
+
+#: names a variable of the program may not take in the output: keywords and builtin
+#: functions of GLSL ES 3.00 and HLSL that exported code calls or could collide with,
+#: and the exported function's own names.
+RESERVED = frozenset("""
+attribute const uniform varying layout centroid flat smooth break continue do for while
+switch case default if else in out inout float int void bool true false invariant discard
+return mat2 mat3 mat4 vec2 vec3 vec4 ivec2 ivec3 ivec4 bvec2 bvec3 bvec4 uint uvec2 uvec3
+uvec4 lowp mediump highp precision sampler2D struct float2 float3 float4 half static
+matrix vector string register packoffset cbuffer tbuffer groupshared uniform volatile
+extern inline sample linear centroid noperspective nointerpolation line point triangle
+texture sampler asm class union enum typedef template this goto sizeof cast namespace
+using public input output filter common partition active superp fixed unsigned long
+short double radians degrees sin cos tan asin acos atan atan2 pow exp log exp2 log2 sqrt
+inversesqrt rsqrt abs sign floor trunc round roundEven ceil fract frac mod fmod min max
+clamp mix lerp step smoothstep length distance dot cross normalize reflect refract
+saturate sinh cosh tanh log10 all any not equal lessThan greaterThan lessThanEqual
+greaterThanEqual notEqual isnan isinf main mainImage uv fragColor fragCoord tex2D tex2Dlod
+texelFetch asfloat asuint floatBitsToUint uintBitsToFloat iTime iTimeDelta iResolution
+iChannel0 iChannel1 iChannel2 iChannel3 gl_FragCoord
+""".split())
+
+
+class Unstructured(Exception):
+    """The block graph has a shape that `while`/`if` cannot write."""
+
+
+@dataclass(frozen=True)
+class Text:
+    """An expression written inline: its text, precedence (0 binds tightest) and the
+    variables it reads (IR names)."""
+
+    text: str
+    prec: int
+    reads: frozenset[str] = frozenset()
+
+
+@dataclass
+class _Pending:
+    text: Text
+    width: int
+    used: bool = False
+
+
+def _succ(b: Block) -> list[int]:
+    ends = [b.end] if isinstance(b.end, Jump) else [b.end.fall, b.end.taken]
+    return [_EXIT if j.target is None else j.target for j in ends]
+
+
+@dataclass
+class Graph:
+    """Loops and joins of the IR's block graph."""
+
+    program: Program
+    succ: dict[int, list[int]] = field(default_factory=dict)
+    loops: dict[int, set[int]] = field(default_factory=dict)  # header -> its blocks
+    exits: dict[int, int | None] = field(default_factory=dict)  # header -> exit block
+    ipdom: dict[int, int | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        blocks = self.program.blocks
+        self.succ = {i: _succ(b) for i, b in blocks.items()}
+        nodes = sorted(blocks)
+        dom = _dominators(nodes, self.succ, 0)
+        preds: dict[int, list[int]] = {n: [] for n in nodes}
+        for n in nodes:
+            for s in self.succ[n]:
+                if s != _EXIT:
+                    preds[s].append(n)
+        for n in nodes:
+            for s in self.succ[n]:
+                if s == _EXIT or s not in dom.get(n, set()):
+                    continue
+                body = self.loops.setdefault(s, {s})
+                work = [n]
+                while work:  # the natural loop of the back edge n -> s
+                    m = work.pop()
+                    if m not in body:
+                        body.add(m)
+                        work.extend(preds[m])
+        for h, body in self.loops.items():
+            outs = {s for m in body for s in self.succ[m] if s not in body}
+            if len(outs) > 1:
+                raise Unstructured(f"loop at block {h} has several exits")
+            self.exits[h] = next(iter(outs)) if outs else None
+        # post-dominators; a loop without an exit gets an edge to the end, so that the
+        # branches inside it still find where they join
+        rsucc = {n: list(self.succ[n]) for n in nodes}
+        for h, e in self.exits.items():
+            if e is None:
+                rsucc[h].append(_EXIT)
+        pdom = _postdominators(nodes, rsucc)
+        for n in nodes:
+            strict = pdom[n] - {n}
+            best = None
+            for d in strict:
+                if len(pdom.get(d, {d})) == len(strict):
+                    best = d
+            self.ipdom[n] = None if best in (None, _EXIT) else best
+
+
+def _dominators(nodes: list[int], succ: dict[int, list[int]], entry: int) -> dict[int, set[int]]:
+    preds: dict[int, list[int]] = {n: [] for n in nodes}
+    for n in nodes:
+        for s in succ[n]:
+            if s != _EXIT:
+                preds[s].append(n)
+    every = set(nodes)
+    dom = {n: set(every) for n in nodes}
+    dom[entry] = {entry}
+    changed = True
+    while changed:
+        changed = False
+        for n in nodes:
+            if n == entry:
+                continue
+            ps = [dom[p] for p in preds[n]]
+            new = (set.intersection(*ps) if ps else set()) | {n}
+            if new != dom[n]:
+                dom[n] = new
+                changed = True
+    return dom
+
+
+def _postdominators(nodes: list[int], succ: dict[int, list[int]]) -> dict[int, set[int]]:
+    every = set(nodes) | {_EXIT}
+    pdom: dict[int, set[int]] = {n: set(every) for n in nodes}
+    pdom[_EXIT] = {_EXIT}
+    changed = True
+    while changed:
+        changed = False
+        for n in reversed(nodes):
+            ss = [pdom[s] for s in succ[n]]
+            new = (set.intersection(*ss) if ss else set()) | {n}
+            if new != pdom[n]:
+                pdom[n] = new
+                changed = True
+    return pdom
+
+
+def _paren(t: Text, limit: int) -> str:
+    """t's text as an operand that binds at `limit`: parentheses where it binds looser."""
+    return f"({t.text})" if t.prec > limit else t.text
+
+
+class Readable(Writer):
+    """Writes the IR as structured code; subclasses of Language pick the spelling."""
+
+    def __init__(self, lang, program: Program, options, glsl: bool) -> None:  # noqa: ANN001
+        super().__init__(lang, program, options)
+        self.glsl = glsl
+        self.graph = Graph(program)
+        self.display: dict[str, str] = {}
+        self.taken: set[str] = set()
+        self.pending: dict[str, _Pending] = {}
+        self.uses: dict[str, int] = {}
+        self.jumps = 0  # taken jumps counted but not yet written
+        self.jump_top: Operand | None = None
+        self.written_size = 0
+        self.total_size = sum(len(b.body) + 1 for b in program.blocks.values())
+        self.temp_count = 0
+        self.count_jumps = options.max_jumps is not None and program.counted_jumps and (
+            bool(self.graph.loops) or self._jump_sites() >= options.max_jumps)
+        self._name_variables()
+
+    # ----------------------------------------------------------------- names
+    def _jump_sites(self) -> int:
+        n = 0
+        for b in self.program.blocks.values():
+            ends = [b.end] if isinstance(b.end, Jump) else [b.end.fall, b.end.taken]
+            n += sum(1 for j in ends if j.counted)
+        return n
+
+    def _fresh(self, want: str) -> str:
+        name = re.sub(r"\W", "_", want)
+        if not name or name[0].isdigit():
+            name = f"v_{name}"
+        if name in RESERVED or name.startswith(("psl_", "gl_", "u_", "_")):
+            name = f"{name}_"
+        base, k = name, 2
+        while name in self.taken:
+            name = f"{base}{k}"
+            k += 1
+        self.taken.add(name)
+        return name
+
+    def _name_variables(self) -> None:
+        src = self.program.source
+        variables = dict(src.program.variables) if src is not None and src.program else {}
+        widths: dict[int, list[int]] = {}
+        for r in self.program.registers:
+            n, w = (int(x) for x in r.name[1:].split("_"))
+            widths.setdefault(n, []).append(w)
+        for n in sorted(widths):
+            source = variables.get(n, f"r{n}").replace(".", "_")
+            for w in widths[n]:
+                want = source if len(widths[n]) == 1 else f"{source}{w}"
+                self.display[f"r{n}_{w}"] = self._fresh(want)
+        for s in self.program.slots:
+            self.display[s.name] = self._fresh(f"stack{s.name[1:].split('_')[0]}")
+
+    def target_name(self, t: Ref) -> str:
+        return self.name(t)
+
+    def name(self, r: Ref) -> str:
+        got = self.display.get(r.name)
+        if got is None:  # a temporary made a variable where it is computed
+            self.temp_count += 1
+            got = self.display[r.name] = self._fresh(f"t{self.temp_count}")
+        return got
+
+    # -------------------------------------------------------------- operands
+    def text(self, o: Operand) -> Text:
+        if isinstance(o, Lit):
+            return Text(Writer.op(self, o), 0)
+        p = self.pending.get(o.name)
+        if p is not None:  # read twice only within one statement: the same value
+            p.used = True
+            return p.text
+        reads = frozenset({o.name}) if o.name in self.display else frozenset()
+        return Text(self.name(o), 0, reads)
+
+    def op(self, o: Operand) -> str:
+        return self.text(o).text
+
+    def comp(self, o: Operand, j: int) -> str:
+        if isinstance(o, Lit):
+            return self.lang.lit(o.lanes[j])
+        t = self.text(o)
+        return t.text if o.width == 1 else f"{_paren(t, 0)}.{LANE[j]}"
+
+    def first(self, o: Operand, w: int) -> str:
+        return self.first_text(o, w).text
+
+    def first_text(self, o: Operand, w: int) -> Text:
+        if w == o.width:
+            return self.text(o)
+        if isinstance(o, Lit):
+            return self.text(Lit(o.lanes[:w]))
+        t = self.text(o)
+        return Text(f"{_paren(t, 0)}.{LANE[:w]}", 0, t.reads)
+
+    def vec_of(self, t: Text, w: int) -> Text:
+        """A float broadcast to w lanes where the language does not do it itself."""
+        if w == 1:
+            return t
+        return Text(f"{self.lang.vec(w)}({t.text})", 0, t.reads)
+
+    # ----------------------------------------------------------- expressions
+    def inline(self, e: Expr, width: int) -> Text | None:
+        """e as one expression, or None where only the VM's block of code computes it."""
+        if isinstance(e, Ref | Lit):
+            return self.text(e)
+        if isinstance(e, Unary):
+            if e.symbol == "+":
+                return self.text(e.value)
+            v = self.text(e.value)
+            if e.symbol == "-":
+                inner = f"({v.text})" if v.prec > 1 or v.text.startswith("-") else v.text
+                return Text(f"-{inner}", 1, v.reads)
+            if e.value.width == 1:
+                return Text(f"float({v.text} == 0.0)", 0, v.reads)
+            zero = self.lang.construct(e.value.width, ["0.0"] * e.value.width)
+            if self.glsl:
+                return Text(f"{self.lang.vec(width)}(equal({v.text}, {zero}))", 0, v.reads)
+            return Text(f"{self.lang.vec(width)}({v.text} == 0.0)", 0, v.reads)
+        if isinstance(e, Binary):
+            return self.binary_text(e, width)
+        if isinstance(e, Pick):
+            return self.pick_text(e)
+        if isinstance(e, Call):
+            return self.call_text(e, width)
+        if isinstance(e, Lanes):
+            return None
+        return None
+
+    def binary_text(self, e: Binary, width: int) -> Text | None:
+        lw, rw = e.left.width, e.right.width
+        if e.symbol in _ARITH_PREC:
+            prec = _ARITH_PREC[e.symbol]
+            if lw != rw and lw != 1 and rw != 1:
+                m = min(lw, rw)
+                left, right = self.first_text(e.left, m), self.first_text(e.right, m)
+            else:
+                left, right = self.text(e.left), self.text(e.right)
+            return Text(f"{_paren(left, prec)} {e.symbol} {_paren(right, prec - 1)}", prec,
+                        left.reads | right.reads)
+        if lw != rw and lw != 1 and rw != 1:
+            return None  # mixed widths: the VM's lanes, written by the block code
+        left, right = self.text(e.left), self.text(e.right)
+        reads = left.reads | right.reads
+        if e.symbol in ("&&", "||"):
+            if width != 1:
+                return None
+            return Text(f"float({_paren(left, 6)} != 0.0 {e.symbol} "
+                        f"{_paren(right, 6)} != 0.0)", 0, reads)
+        if width == 1:
+            return Text(f"float({_paren(left, 4)} {e.symbol} {_paren(right, 4)})", 0, reads)
+        if self.glsl:
+            if lw == 1:
+                left = self.vec_of(left, width)
+            if rw == 1:
+                right = self.vec_of(right, width)
+            return Text(f"{self.lang.vec(width)}({_COMPARE[e.symbol]}({left.text}, "
+                        f"{right.text}))", 0, reads)
+        return Text(f"{self.lang.vec(width)}({_paren(left, 4)} {e.symbol} "
+                    f"{_paren(right, 4)})", 0, reads)
+
+    def pick_text(self, e: Pick) -> Text:
+        src = e.value
+        if isinstance(src, Lit):
+            return self.text(Lit(tuple(src.lanes[p] if p >= 0 else 0.0 for p in e.picks)))
+        t = self.text(src)
+        if src.width > 1 and all(p >= 0 for p in e.picks):
+            return Text(f"{_paren(t, 0)}.{''.join(LANE[p] for p in e.picks)}", 0, t.reads)
+        if src.width == 1 and all(p == 0 for p in e.picks):
+            return t if e.width == 1 else self.vec_of(t, e.width)
+        if t.prec > 0:  # the value is read more than once: give it a name
+            return Text(self.lang.construct(e.width, [
+                (f"({t.text})" if src.width == 1 else f"({t.text}).{LANE[p]}")
+                if p >= 0 else "0.0" for p in e.picks]), 0, t.reads)
+        parts = [(t.text if src.width == 1 else f"{t.text}.{LANE[p]}") if p >= 0 else "0.0"
+                 for p in e.picks]
+        return Text(self.lang.construct(e.width, parts), 0, t.reads)
+
+    def call_text(self, e: Call, width: int) -> Text | None:
+        b = e.builtin
+        if self.options.exact and not b.keeps_numbers:
+            return None  # the check must see the NaN exactly where the VM does
+        if b.extension:
+            return None
+        natives = self.natives()
+        if b.name in ("float2", "float3", "float4"):
+            parts, reads = [], frozenset()
+            for a in e.args:
+                t = self.text(a)
+                reads |= t.reads
+                parts.append(t.text if a.width == 1 else f"{_paren(t, 0)}.x")
+            return Text(f"{self.lang.vec(width)}({', '.join(parts)})", 0, reads)
+        if b.arity == 0:
+            got = natives.get(b.name)
+            if got is None:
+                return None
+            full = {"uv": 2, "xy": 2, "resolution": 2}.get(b.name, 4)
+            text = got if width == full else f"{_paren(Text(got, 9 if ' ' in got else 0), 0)}" \
+                f".{LANE[:width]}"
+            return Text(text, 0)
+        pattern = natives.get(b.name)
+        if pattern is None:
+            return None
+        widths = [a.width for a in e.args]
+        if b.name in ("length", "normalize", "dot", "distance", "reflect", "cross"):
+            if len(set(widths)) != 1 or widths[0] < 2 or (b.name == "cross" and widths[0] != 3):
+                return None
+        elif not all(w == width or (b.pad and w == 1) for w in widths):
+            return None
+        if b.name == "clamp" and not (isinstance(e.args[1], Lit) and isinstance(e.args[2], Lit)
+                                      and e.args[1].lanes[0] <= e.args[2].lanes[0]):
+            pattern = "min(max({0}, {1}), {2})"
+        args = [self.text(a) for a in e.args]
+        if self.glsl:  # GLSL broadcasts a float only in some argument positions
+            ok = {"min": {1}, "max": {1}, "clamp": {1, 2}, "lerp": {2}, "step": {0},
+                  "smoothstep": {0, 1}, "mod": {1}}.get(b.name, set())
+            args = [self.vec_of(t, width) if w == 1 and width > 1 and i not in ok else t
+                    for i, (t, w) in enumerate(zip(args, widths, strict=True))]
+        reads = frozenset().union(*(t.reads for t in args))
+        text = pattern.format(*(t.text for t in args))
+        return Text(text, 3 if " " in text.split("(")[0] else 0, reads)
+
+    def natives(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ statements
+    def flush_reads(self, name: str, pad: str) -> None:
+        """Give a name to every nested expression not yet used that reads `name`, before
+        `name` is written."""
+        for temp, p in list(self.pending.items()):
+            if not p.used and name in p.text.reads:
+                del self.pending[temp]
+                out = self.name(Ref(temp, p.width))
+                self.emit(pad, f"{self.lang.vec(p.width)} {out} = {p.text.text};")
+
+    def name_pending(self, pad: str) -> None:
+        """Give a name to every nested expression not yet used (before a scope opens)."""
+        for temp, p in list(self.pending.items()):
+            if not p.used:
+                del self.pending[temp]
+                out = self.name(Ref(temp, p.width))
+                self.emit(pad, f"{self.lang.vec(p.width)} {out} = {p.text.text};")
+
+    def statement(self, a: Assign, pad: str) -> None:
+        t = a.target
+        e = a.expr
+        checked = a.check and self.options.exact
+        if a.declare and not checked and self.uses.get(t.name, 0) == 1:
+            got = self.inline(e, t.width)
+            if got is not None:
+                self.pending[t.name] = _Pending(got, t.width)
+                return
+        if isinstance(e, Ref | Lit | Binary | Unary | Pick | Call) and not a.declare:
+            got = self.inline(e, t.width)
+            if got is not None:  # the value first: it may read what it replaces
+                self.flush_reads(t.name, pad)
+                self.emit(pad, f"{self.name(t)} = {got.text};")
+                if checked:
+                    self.check_exit(self.name(t), pad)
+                return
+        if not a.declare:
+            self.flush_reads(t.name, pad)
+        if isinstance(e, Lanes) and e.current is not None and e.current.name == t.name:
+            written = [(j, s) for j, s in enumerate(e.sources) if s is not None]
+            value = self.pick_text(Pick(e.value, tuple(s for _, s in written)))
+            lanes = "".join(LANE[j] for j, _ in written)
+            self.emit(pad, f"{self.name(t)}.{lanes} = {value.text};")
+            return
+        got = None if isinstance(e, Lanes) else self.inline(e, t.width)
+        if got is not None:
+            decl = f"{self.lang.vec(t.width)} " if a.declare else ""
+            self.emit(pad, f"{decl}{self.name(t)} = {got.text};")
+        else:  # the VM's own code for it (psl/export/text.py)
+            Writer.assign(self, a, pad)
+            return
+        if a.check and self.options.exact:
+            self.check_exit(self.name(t), pad)
+
+    def check_exit(self, name: str, pad: str) -> None:
+        self.emit(pad, f"if (psl_has_nan({name}))")
+        self.emit(pad, "{")
+        if self.options.trace:
+            self.emit(pad, "    psl_trace_exact();")
+        self.emit(pad, f"    return {self.options.exact_name()}(uv);")
+        self.emit(pad, "}")
+
+    def count_uses(self, b: Block) -> None:
+        def use(o: Operand | None) -> None:
+            if isinstance(o, Ref):
+                self.uses[o.name] = self.uses.get(o.name, 0) + 1
+
+        for a in b.body:
+            e = a.expr
+            if isinstance(e, Ref):
+                use(e)
+            elif isinstance(e, Binary):
+                use(e.left)
+                use(e.right)
+            elif isinstance(e, Unary | Pick):
+                use(e.value)
+            elif isinstance(e, Call):
+                for x in e.args:
+                    use(x)
+            elif isinstance(e, Lanes):
+                use(e.value)
+                use(e.current)
+        ends = [b.end] if isinstance(b.end, Jump) else [b.end.fall, b.end.taken]
+        if isinstance(b.end, Branch):
+            use(b.end.cond)
+        for j in ends:
+            for _, v in j.moves:
+                use(v)
+            if j.target is None or (j.counted and self.count_jumps):
+                use(j.top)
+
+    # --------------------------------------------------------------- control flow
+    def result_text(self, top: Operand | None) -> str:
+        if top is None:
+            return f"{self.lang.float4}(0.0, 0.0, 0.0, 0.0)"
+        if top.width == 4:
+            return self.op(top)
+        t = self.text(top)
+        if top.width == 1:
+            return f"{self.lang.float4}({t.text}, 0.0, 0.0, 0.0)"
+        return f"{self.lang.float4}({t.text}, {', '.join(['0.0'] * (4 - top.width))})"
+
+    def flush_jumps(self, pad: str) -> None:
+        if self.jumps:
+            u = self.lang.uint_suffix
+            limit = self.options.max_jumps
+            self.emit(pad, f"psl_jumps += {self.jumps}{u};")
+            self.emit(pad, f"if (psl_jumps > {limit}{u}) return "
+                           f"{self.result_text(self.jump_top)};")
+            self.jumps = 0
+            self.jump_top = None
+
+    def end(self, top: Operand | None, pad: str) -> None:
+        """The program's end: a cut-off here would output the same top."""
+        if self.jumps and (self.jump_top == top or (
+                not isinstance(self.jump_top, Ref) and not isinstance(top, Ref)
+                and self.result_text(self.jump_top) == self.result_text(top))):
+            self.jumps = 0
+            self.jump_top = None
+        self.flush_jumps(pad)
+        self.emit(pad, f"return {self.result_text(top)};")
+
+    def take(self, j: Jump, pad: str) -> None:
+        """The jump's count and stack moves (not where it goes)."""
+        if j.counted and self.count_jumps:
+            if self.jumps and self.jump_top != j.top:
+                self.flush_jumps(pad)
+            top = j.top
+            if isinstance(top, Ref) and top.name in self.pending and j.target is not None:
+                # the count is written later: the value must not see later writes
+                p = self.pending.pop(top.name)
+                self.emit(pad, f"{self.lang.vec(p.width)} {self.name(top)} = {p.text.text};")
+            self.jumps += 1
+            self.jump_top = j.top
+        for slot, value in j.moves:
+            self.flush_jumps(pad)
+            self.flush_reads(slot.name, pad)
+            self.emit(pad, f"{self.name(slot)} = {self.op(value)};")
+
+    def seq(self, b: int | None, stop: int | None, loop: int | None, pad: str) -> bool:
+        """Write from block b until `stop`; True when every path ended (break, continue or
+        return) before it."""
+        g = self.graph
+        while True:
+            if b == stop and b is not None:
+                return False
+            if b is None or b == _EXIT:
+                raise Unstructured("a path ends without a jump")
+            if loop is not None and b == loop:
+                self.flush_jumps(pad)
+                self.emit(pad, "continue;")
+                return True
+            if loop is not None and b == g.exits[loop]:
+                self.flush_jumps(pad)
+                self.emit(pad, "break;")
+                return True
+            if b in g.loops:
+                b = self.loop(b, pad)
+                if b is None:
+                    return True
+                continue
+            self.mark_written(b)
+            blk = self.program.blocks[b]
+            self.count_uses(blk)
+            for a in blk.body:
+                self.statement(a, pad)
+            end = blk.end
+            if isinstance(end, Jump):
+                self.take(end, pad)
+                if end.target is None:
+                    self.end(end.top, pad)
+                    return True
+                b = end.target
+                continue
+            join = g.ipdom[b]
+            self.branch(end, join, loop, pad)
+            if self.last_terminated:
+                return True
+            if join is None:
+                raise Unstructured("branches that never join go on")
+            b = join
+
+    last_terminated = False
+
+    def mark_written(self, b: int) -> None:
+        """A block reached from arms that join only later is written in each of them
+        (a value left in an `if`, W005): allowed while the code stays small."""
+        self.written_size += len(self.program.blocks[b].body) + 1
+        if self.written_size > 2 * self.total_size + 64:
+            raise Unstructured("blocks would be written too many times")
+
+    def cond_text(self, cond: Operand) -> str:
+        t = self.text(cond)
+        m = re.fullmatch(r"float\((.*)\)", t.text)
+        if cond.width == 1 and m and _balanced(m.group(1)):
+            return m.group(1)
+        return f"{self.comp(cond, 0) if cond.width > 1 else t.text} != 0.0"
+
+    def branch(self, end: Branch, join: int | None, loop: int | None, pad: str) -> None:
+        self.flush_jumps(pad)
+        cond = self.cond_text(end.cond)
+        self.name_pending(pad)
+        self.emit(pad, f"if ({cond})")
+        self.emit(pad, "{")
+        self.take(end.fall, pad + "    ")
+        fall_done = self.arm(end.fall, join, loop, pad + "    ")
+        self.emit(pad, "}")
+        mark = len(self.lines)
+        self.emit(pad, "else")
+        self.emit(pad, "{")
+        self.take(end.taken, pad + "    ")
+        taken_done = self.arm(end.taken, join, loop, pad + "    ")
+        self.emit(pad, "}")
+        if len(self.lines) == mark + 3:  # an empty else
+            del self.lines[mark:]
+        self.last_terminated = fall_done and taken_done
+
+    def arm(self, j: Jump, join: int | None, loop: int | None, pad: str) -> bool:
+        if j.target is None:
+            self.end(j.top, pad)
+            return True
+        done = self.seq(j.target, join, loop, pad)
+        if not done:
+            self.flush_jumps(pad)
+        self.last_terminated = False
+        return done
+
+    def loop(self, h: int, pad: str) -> int | None:
+        """Write the loop headed by h; the block after it (None: it never ends)."""
+        g = self.graph
+        self.flush_jumps(pad)
+        self.name_pending(pad)
+        blk = self.program.blocks[h]
+        end = blk.end
+        mark = len(self.lines)
+        exit_ = g.exits[h]
+        if isinstance(end, Branch) and not end.taken.moves and not end.fall.moves and (
+                end.taken.target == exit_ and end.fall.target in g.loops[h]):
+            self.mark_written(h)
+            self.count_uses(blk)
+            for a in blk.body:
+                self.statement(a, pad + "    ")
+            if len(self.lines) == mark:  # the header only computes the condition
+                cond = self.cond_text(end.cond)
+                self.emit(pad, f"{self.lang.loop_attr}while ({cond})")
+                self.emit(pad, "{")
+                self.seq(end.fall.target, None, h, pad + "    ")
+                if self.lines[-1].strip() == "continue;":
+                    self.lines.pop()
+                self.emit(pad, "}")
+                self.take(end.taken, pad)  # leaving is a taken jump: counted here
+                self.last_terminated = False
+                return exit_
+            self.lines[mark:mark] = [f"{pad}{self.lang.loop_attr}while (true)", pad + "{"]
+            self.branch(end, None, h, pad + "    ")
+        else:
+            self.emit(pad, f"{self.lang.loop_attr}while (true)")
+            self.emit(pad, "{")
+            self.seq_header(h, pad + "    ")
+        if self.lines[-1].strip() == "continue;":
+            self.lines.pop()
+        self.emit(pad, "}")
+        self.last_terminated = False
+        return g.exits[h]
+
+    def seq_header(self, h: int, pad: str) -> None:
+        # the header is written as an ordinary block inside its loop
+        g = self.graph
+        self.mark_written(h)
+        blk = self.program.blocks[h]
+        self.count_uses(blk)
+        for a in blk.body:
+            self.statement(a, pad)
+        end = blk.end
+        if isinstance(end, Jump):
+            self.take(end, pad)
+            if end.target is None:
+                self.end(end.top, pad)
+                return
+            self.seq(end.target, None, h, pad)
+            return
+        self.branch(end, g.ipdom[h] if g.ipdom[h] in g.loops[h] else None, h, pad)
+        if not self.last_terminated:
+            nxt = g.ipdom[h]
+            if nxt is None or nxt not in g.loops[h]:
+                raise Unstructured("a loop header's branches do not rejoin in the loop")
+            self.seq(nxt, None, h, pad)
+
+    def body(self) -> list[str]:
+        p = self.program
+        lang = self.lang
+        pad = "    "
+        for r in [*p.registers, *p.slots]:
+            zeros = lang.construct(r.width, ["0.0"] * r.width)
+            self.emit(pad, f"{lang.vec(r.width)} {self.name(r)} = {zeros};")
+        if self.count_jumps:
+            self.emit(pad, f"uint psl_jumps = 0{lang.uint_suffix};")
+        if not self.seq(0, None, None, pad):
+            raise Unstructured("the program does not end")
+        return _tidy(self.lines)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _tidy(lines: list[str]) -> list[str]:
+    """`if (c) { ... break; } else { rest }` as `if (!c) break;`-free code is left to the
+    reader; here only `if (c) { X } else { }` pairs that came out empty are removed."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        s = lines[i].strip()
+        if s.startswith("if (") and i + 2 < len(lines) and lines[i + 1].strip() == "{" \
+                and lines[i + 2].strip() == "}" and not (
+                    i + 3 < len(lines) and lines[i + 3].strip() == "else"):
+            i += 3
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+class GlslReadable(Readable):
+    def natives(self) -> dict[str, str]:
+        return _NATIVE_GLSL
+
+
+class HlslReadable(Readable):
+    def natives(self) -> dict[str, str]:
+        return _NATIVE_HLSL
+
+
+_SHARED = {n: f"{n}({{0}})" for n in (
+    "sin", "cos", "tan", "asin", "acos", "atan", "exp", "exp2", "log", "log2", "sqrt", "abs",
+    "floor", "ceil", "trunc", "sinh", "cosh", "radians", "degrees", "length", "normalize")}
+_SHARED.update({n: f"{n}({{0}}, {{1}})" for n in (
+    "pow", "min", "max", "step", "dot", "distance", "reflect", "cross")})
+_SHARED.update({"clamp": "clamp({0}, {1}, {2})", "smoothstep": "smoothstep({0}, {1}, {2})",
+                "rsqrt": "1.0 / sqrt({0})", "tanh": "tanh(clamp({0}, -10.0, 10.0))"})
+_NATIVE_GLSL = {**_SHARED, "frac": "fract({0})", "mod": "mod({0}, {1})",
+                "lerp": "mix({0}, {1}, {2})", "atan2": "atan({0}, {1})",
+                "saturate": "clamp({0}, 0.0, 1.0)", "sign": "sign({0})",
+                "round": "roundEven({0})", "uv": "uv", "xy": "(2.0 * (uv - 0.5)) * 10.0",
+                "time": "u_time", "resolution": "u_resolution", "button": "u_button",
+                "axis": "u_axis", "deltatime": "u_deltatime"}
+_NATIVE_HLSL = {**_SHARED, "frac": "frac({0})", "lerp": "lerp({0}, {1}, {2})",
+                "atan2": "atan2({0}, {1})", "saturate": "saturate({0})", "uv": "uv",
+                "xy": "(2.0 * (uv - 0.5)) * 10.0", "time": "_Time",
+                "resolution": "float2(_CustomRenderTextureWidth, _CustomRenderTextureHeight)",
+                "button": "_InputButton", "axis": "_InputAxis", "deltatime": "unity_DeltaTime"}
