@@ -237,10 +237,11 @@ def test_cli_rejects_with_position(tmp_path):
 
     from psl.cli import main
 
-    src = CORPUS / "scene_pong_by_fuopy.psl"
+    src = tmp_path / "lane.psl"  # a masked assignment past the width: a NaN lane below
+    src.write_text("let v = uv();\nv.w = 1;\nv\n")
     got = CliRunner().invoke(main, ["export", str(src), "--target", "hlsl"])
     assert got.exit_code == 1
-    assert "309:7: cannot export" in got.output
+    assert "2:1: cannot export" in got.output
     out = tmp_path / "simple.shader"
     got = CliRunner().invoke(main, ["export", str(CORPUS / "scene_simple.psl"), "--target",
                                     "unity", "-o", str(out)])

@@ -165,14 +165,17 @@ def too_large(program: Program) -> bool:
                 and len(src.program.instructions) > EXACT_LIMIT)
 
 
-def function(program: Program, options: Options) -> list[str]:
-    """Structured code where the block graph allows it, else the block-dispatch loop."""
+def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
+    """The main function's body and what goes before it (PSL functions, variables they
+    share): structured code where the block graph allows it, else the block-dispatch
+    loop."""
     from psl.export.readable import GlslReadable, Unstructured
 
     try:
-        return GlslReadable(Glsl(), program, options, glsl=True).body()
+        writer = GlslReadable(Glsl(), program, options, glsl=True)
+        return writer.body(), writer.preamble
     except Unstructured:
-        return write_body(Glsl(), program, options)
+        return write_body(Glsl(), program, options), []
 
 
 def export(program: Program, options: Options, source: str = "<program>",
@@ -185,12 +188,12 @@ def export(program: Program, options: Options, source: str = "<program>",
     # without an exact path to fall back to, the NaN checks would only cost time
     options = replace(options, exact=has_exact_path(program, options) and not left_out)
     exact = options.exact
-    body = function(program, options)
+    body, functions = function(program, options)
     includes = helpers(program, exact)
     # without the exact path only the helpers the code calls are written
-    chosen = [] if exact else used_helpers(includes, "\n".join(body))
+    chosen = [] if exact else used_helpers(includes, "\n".join([*functions, *body]))
     return render(template, source=source, name=options.name,
-                  body=body, result=n.result, jump_note=n.jumps,
+                  body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,
                   audiolink=program.uses_audiolink or exact,
                   includes=includes if exact else [], chosen=chosen, exact=exact,

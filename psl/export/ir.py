@@ -159,6 +159,7 @@ class Block:
     body: list[Assign]
     end: Jump | Branch
     preds: int = 0
+    code: range = range(0)  # the instructions it runs
 
 
 @dataclass
@@ -375,7 +376,7 @@ class _Builder:
                     end = fall
         if end is None:
             end = self.jump(last + 1, False, stack, last)
-        return Block(self.ids[key], entry, body, end)
+        return Block(self.ids[key], entry, body, end, code=range(flow.starts[b], last + 1))
 
     def jump(self, target_k: int, counted: bool, stack: list[Operand], k: int) -> Jump:
         top = stack[-1] if stack else None

@@ -39,6 +39,7 @@ from psl.export.ir import (
     Unary,
 )
 from psl.export.text import LANE, Writer
+from psl.syntax import ast
 
 _ARITH_PREC = {"*": 2, "/": 2, "+": 3, "-": 3}
 _COMPARE = {"<": "lessThan", ">": "greaterThan", "<=": "lessThanEqual",
@@ -65,6 +66,10 @@ greaterThanEqual notEqual isnan isinf main mainImage uv fragColor fragCoord tex2
 texelFetch asfloat asuint floatBitsToUint uintBitsToFloat iTime iTimeDelta iResolution
 iChannel0 iChannel1 iChannel2 iChannel3 gl_FragCoord
 """.split())
+
+
+class _NoCall(Exception):
+    """A PSL function's call that its own function cannot hold (it ends the program)."""
 
 
 class Unstructured(Exception):
@@ -189,13 +194,64 @@ def _paren(t: Text, limit: int) -> str:
     return f"({t.text})" if t.prec > limit else t.text
 
 
+_REG = re.compile(r"r(\d+)_(\d+)$")
+
+
+@dataclass
+class Calls:
+    """What the writers of one program share: where each inlined call of a PSL function
+    lies in the code, and the functions written so far."""
+
+    sites: list[tuple]  # per instruction: the calls it was inlined through
+    regions: dict[tuple, tuple[int, int]]  # call path -> its first and last instruction
+    callee: dict[object, ast.FunDef]  # a call's span -> the function called
+    names: dict[str, str]  # PSL function -> its name in the output
+    functions: dict[str, list[str]] = field(default_factory=dict)  # output name -> lines
+    by_text: dict[str, str] = field(default_factory=dict)  # body -> output name
+    jumps: bool = False  # a function counts jumps: the counter is at file scope
+    shared: dict[str, int] = field(default_factory=dict)  # registers used by functions
+    # and the code around them (IR name -> width): declared at file scope
+
+
+def _calls(program: Program) -> Calls | None:
+    src = program.source
+    if src is None or src.inference is None or src.ast is None:
+        return None
+    sites = list(src.inference.sites)
+    regions: dict[tuple, tuple[int, int]] = {}
+    for k, site in enumerate(sites):
+        for n in range(1, len(site) + 1):
+            path = tuple(site[:n])
+            got = regions.get(path)
+            regions[path] = (k, k) if got is None else (got[0], k)
+    defs: dict[str, ast.FunDef] = {}
+    callee: dict[object, ast.FunDef] = {}
+    work: list[object] = [src.ast.body]
+    calls: list[ast.Call] = []
+    while work:
+        node = work.pop()
+        if isinstance(node, ast.FunDef):
+            defs[node.name.text] = node
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        work.extend(ast.children(node))
+    for c in calls:
+        if c.name.text in defs:
+            callee[c.name.span] = defs[c.name.text]
+    return Calls(sites, regions, callee, {})
+
+
 class Readable(Writer):
     """Writes the IR as structured code; subclasses of Language pick the spelling."""
 
-    def __init__(self, lang, program: Program, options, glsl: bool) -> None:  # noqa: ANN001
+    def __init__(self, lang, program: Program, options, glsl: bool,  # noqa: ANN001
+                 graph: Graph | None = None) -> None:
         super().__init__(lang, program, options)
         self.glsl = glsl
-        self.graph = Graph(program)
+        self.graph = graph or Graph(program)
+        self.cut_top: Operand | None = None
+        self.return_width = 0
+        self.decl_inline = False
         self.display: dict[str, str] = {}
         self.taken: set[str] = set()
         self.pending: dict[str, _Pending] = {}
@@ -207,6 +263,17 @@ class Readable(Writer):
         self.temp_count = 0
         self.count_jumps = options.max_jumps is not None and program.counted_jumps and (
             bool(self.graph.loops) or self._jump_sites() >= options.max_jumps)
+        self.calls = _calls(program)
+        self.depth = 0
+        self.function = False  # a PSL function's body (see call)
+        self.locals: dict[str, str] = {}  # IR register -> name, in a function
+        self.declared: set[str] = set()
+        self.used_regs: set[str] = set()
+        self.local_regs: set[str] = set()
+        self.touched: set[str] = set()  # registers a function's body uses from outside
+        if self.calls is not None:
+            for fn in sorted({f.name.text for f in self.calls.callee.values()}):
+                self.calls.names[fn] = self._fresh(fn)
         self._name_variables()
 
     # ----------------------------------------------------------------- names
@@ -249,6 +316,16 @@ class Readable(Writer):
         return self.name(t)
 
     def name(self, r: Ref) -> str:
+        if self.function:
+            got = self.locals.get(r.name)
+            if got is not None:
+                return got
+            if _REG.match(r.name) or r.name.startswith("s"):
+                assert self.calls is not None
+                self.calls.shared[r.name] = r.width
+                self.touched.add(r.name)
+        elif _REG.match(r.name) or (r.name.startswith("s") and "_" in r.name):
+            self.used_regs.add(r.name)
         got = self.display.get(r.name)
         if got is None:  # a temporary made a variable where it is computed
             self.temp_count += 1
@@ -387,10 +464,12 @@ class Readable(Writer):
             got = natives.get(b.name)
             if got is None:
                 return None
+            if self.function:  # the pixel's uv is main's parameter, psl_uv elsewhere
+                got = re.sub(r"\buv\b", "psl_uv", got)
             full = {"uv": 2, "xy": 2, "resolution": 2}.get(b.name, 4)
-            text = got if width == full else f"{_paren(Text(got, 9 if ' ' in got else 0), 0)}" \
-                f".{LANE[:width]}"
-            return Text(text, 0)
+            if width == full:
+                return Text(got, _prec(got))
+            return Text(f"{_paren(Text(got, _prec(got)), 0)}.{LANE[:width]}", 0)
         pattern = natives.get(b.name)
         if pattern is None:
             return None
@@ -411,7 +490,7 @@ class Readable(Writer):
                     for i, (t, w) in enumerate(zip(args, widths, strict=True))]
         reads = frozenset().union(*(t.reads for t in args))
         text = pattern.format(*(t.text for t in args))
-        return Text(text, 3 if " " in text.split("(")[0] else 0, reads)
+        return Text(text, _prec(text), reads)
 
     def natives(self) -> dict[str, str]:
         raise NotImplementedError
@@ -425,6 +504,344 @@ class Readable(Writer):
                 del self.pending[temp]
                 out = self.name(Ref(temp, p.width))
                 self.emit(pad, f"{self.lang.vec(p.width)} {out} = {p.text.text};")
+
+    # ---------------------------------------------------------- PSL functions
+    def write_list(self, items: list[Assign], blk: Block, depth: int, pad: str
+                   ) -> tuple[Block, list[Assign]] | None:
+        """Statements; a call of a PSL function inlined here as a whole (no jump inside)
+        is written as a call of a function (see call), else its statements in place."""
+        calls = self.calls
+        i = 0
+        while i < len(items):
+            a = items[i]
+            site = calls.sites[a.k] if calls is not None and a.k < len(calls.sites) else ()
+            if len(site) <= depth:
+                self.statement(a, pad)
+                i += 1
+                continue
+            assert calls is not None
+            path = tuple(site[:depth + 1])
+            k0, k1 = calls.regions[path]
+            j = i
+            while j < len(items) and k0 <= items[j].k <= k1:
+                j += 1
+            got = self.call(path, items[i:j], blk, pad) if k0 in blk.code else False
+            if got is False:
+                got = self.write_list(items[i:j], blk, depth + 1, pad)
+                if got is not None:
+                    return got
+            elif got is not True:
+                return got  # the call ended in a later block: the caller goes on there
+            i = j
+        return None
+
+    def region(self, first: Block, k0: int, k1: int) -> tuple[list[Block], Block] | None:
+        """The blocks of a call that starts in `first` and ends in a later block: those
+        between (all inside the call), and the one block where it ends."""
+        blocks = self.program.blocks
+        inside: list[Block] = []
+        exits: set[int] = set()
+        seen: set[int] = set()
+        work = [s for s in self.graph.succ[first.index]]
+        while work:
+            b = work.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            if b == _EXIT or b == first.index:
+                return None
+            blk = blocks[b]
+            if k1 in blk.code:
+                exits.add(b)
+                continue
+            if not blk.code or blk.code.start < k0 or blk.code.stop - 1 > k1:
+                return None
+            inside.append(blk)
+            work.extend(self.graph.succ[b])
+        if len(exits) != 1:
+            return None
+        last = blocks[exits.pop()]
+        if last.index in self.graph.loops:
+            return None
+        return sorted(inside, key=lambda x: x.index), last
+
+    def call(self, path: tuple, items: list[Assign], blk: Block, pad: str
+             ) -> bool | tuple[Block, list[Assign]]:
+        """Write a whole inlined call as a call of the PSL function, written once per body
+        it has (named after it, a suffix from the second body on). Registers it reads
+        before writing are the caller's: they become file-scope variables. False where
+        the call cannot be written so (the caller writes its statements in place); for a
+        call that ends in a later block, that block and its statements after the call."""
+        calls = self.calls
+        assert calls is not None
+        fun = calls.callee.get(path[-1])
+        src = self.program.source
+        if fun is None or src is None or src.program is None:
+            return False
+        k0, k1 = calls.regions[path]
+        variables = src.program.variables
+        params = [p.text for p in fun.params]
+        head, rest = items[:len(params)], items[len(params):]
+        if len(head) != len(params) or (head and head[0].k != k0):
+            return False
+        if not items:
+            return False
+        args: dict[str, tuple[Operand, Ref]] = {}
+        prefix = fun.name.text + "."
+        for a in head:
+            m = _REG.match(a.target.name)
+            if a.declare or not m or tuple(calls.sites[a.k]) != path \
+                    or not isinstance(a.expr, Ref | Lit):
+                return False
+            var = variables.get(int(m.group(1)), "")
+            if not var.startswith(prefix):
+                return False
+            args[var[len(prefix):]] = (a.expr, a.target)
+        if set(args) != set(params):
+            return False
+        # the blocks of a call with jumps inside
+        inner_blocks: list[Block] = []
+        last: Block | None = None
+        tail: list[Assign] = []
+        every = list(rest)
+        ends: list[Jump | Branch] = []
+        if k1 not in blk.code:
+            got = self.region(blk, k0, k1)
+            if got is None:
+                return False
+            inner_blocks, last = got
+            every += [a for b in inner_blocks for a in b.body]
+            every += [a for a in last.body if a.k <= k1]
+            tail = [a for a in last.body if a.k > k1]
+            ends = [blk.end, *(b.end for b in inner_blocks)]
+        if self.options.exact and any(a.check for a in every):
+            return False
+        # what the body reads and writes, in order
+        defined: set[str] = set()
+        inner: dict[str, int] = {}
+        read_first: set[str] = set()
+        written: set[str] = set()
+        param_regs = {t.name for _, t in args.values()}
+        slots = {s.name for b in [*inner_blocks, *([last] if last else [])] for s in b.entry}
+
+        def read(o: Operand | None) -> bool:
+            if isinstance(o, Ref):
+                inner[o.name] = inner.get(o.name, 0) + 1
+                if _REG.match(o.name):
+                    if o.name not in written and o.name not in param_regs:
+                        read_first.add(o.name)
+                elif o.name not in defined and o.name not in slots:
+                    return False  # a value from outside the call (a slot, the stack)
+            return True
+
+        # a private variable is the function's own (a local) when every block of the
+        # call that uses it writes it before reading it: no value crosses calls
+        firsts: dict[str, list[tuple[int, bool]]] = {}  # register -> (block, read first)
+        bounds = [len(rest)] + [len(b.body) for b in inner_blocks]
+        edges = set()
+        acc = 0
+        for n in bounds:
+            acc += n
+            edges.add(acc)
+        block_seen: set[str] = set()
+        part = 0
+        for n, a in enumerate(every):
+            if n in edges:
+                block_seen = set()
+                part += 1
+            e = a.expr
+            ops: list[Operand | None] = []
+            if isinstance(e, Ref):
+                ops = [e]
+            elif isinstance(e, Binary):
+                ops = [e.left, e.right]
+            elif isinstance(e, Unary | Pick):
+                ops = [e.value]
+            elif isinstance(e, Call):
+                ops = list(e.args)
+            elif isinstance(e, Lanes):
+                ops = [e.value, e.current]
+            if not all(read(o) for o in ops):
+                return False
+            for o in ops:
+                if isinstance(o, Ref) and _REG.match(o.name) and o.name not in block_seen:
+                    block_seen.add(o.name)
+                    firsts.setdefault(o.name, []).append((part, True))
+            if a.declare:
+                defined.add(a.target.name)
+            else:
+                written.add(a.target.name)
+                if a.target.name not in block_seen:
+                    block_seen.add(a.target.name)
+                    firsts.setdefault(a.target.name, []).append((part, False))
+        tops: set[object] = set()
+        for end in ends:
+            jumps = [end] if isinstance(end, Jump) else [end.fall, end.taken]
+            if isinstance(end, Branch) and not read(end.cond):
+                return False
+            for j in jumps:
+                if not all(read(v) for _, v in j.moves):
+                    return False
+                if j.target is None:
+                    return False
+                if j.counted and self.count_jumps:
+                    tops.add(j.top)
+        if len(tops) > 1 or any(isinstance(t, Ref) and (t.name in defined or t.name in slots)
+                                for t in tops):
+            return False  # a cut-off inside would output a value of the call's own
+        cut = next(iter(tops)) if tops else None
+        if tops and self.function and cut != self.cut_top:
+            return False
+        # what the code after the call reads of it: its result
+        after: set[str] = set()
+        tail_ops: list[Operand | None] = []
+        for a in tail:
+            e = a.expr
+            if isinstance(e, Ref):
+                tail_ops.append(e)
+            elif isinstance(e, Binary):
+                tail_ops += [e.left, e.right]
+            elif isinstance(e, Unary | Pick):
+                tail_ops.append(e.value)
+            elif isinstance(e, Call):
+                tail_ops += list(e.args)
+            elif isinstance(e, Lanes):
+                tail_ops += [e.value, e.current]
+        if last is not None:
+            lend = last.end
+            for j in [lend] if isinstance(lend, Jump) else [lend.fall, lend.taken]:
+                tail_ops += [v for _, v in j.moves] + [j.top]
+            if isinstance(lend, Branch):
+                tail_ops.append(lend.cond)
+            after = {o.name for o in tail_ops if isinstance(o, Ref)}
+            escaping = [t for t in defined if t in after]
+        else:
+            escaping = [t for t in defined if self.uses.get(t, 0) > inner.get(t, 0)]
+        if len(escaping) > 1:
+            return False
+        def own(r: str) -> bool:
+            # the call's first statements run before everything else in it: a write there
+            # comes first on every path; else every block must write before reading
+            kinds = firsts.get(r, [])
+            if kinds and kinds[0][0] == 0:
+                return not kinds[0][1]
+            return bool(kinds) and not any(read for _, read in kinds)
+
+        local_regs = {r for r in written if own(r) and r not in param_regs
+                      and variables.get(int(_REG.match(r).group(1)), "").startswith(prefix)}
+        width = 0
+        if escaping:
+            width = next(a.target.width for a in every if a.target.name == escaping[0])
+        # the body, written by a writer of its own
+        fw = type(self)(self.lang, self.program, self.options, self.glsl, self.graph)
+        fw.calls = calls
+        fw.function = True
+        fw.depth = len(path)
+        fw.uses = self.uses
+        fw.count_jumps = bool(tops)
+        fw.cut_top = cut
+        fw.return_width = width
+        outside = (read_first | written) - local_regs - param_regs
+        fw.taken = set(calls.names.values()) | {self.display[r] for r in outside
+                                                if r in self.display}
+        params_text = []
+        for pname in params:
+            value, target = args[pname]
+            fw.locals[target.name] = fw._fresh(pname)
+            params_text.append(f"{self.lang.vec(target.width)} {fw.locals[target.name]}")
+        for r in sorted(local_regs):
+            var = variables.get(int(_REG.match(r).group(1)), r)[len(prefix):]
+            fw.locals[r] = fw._fresh(var)
+        fw.local_regs = local_regs
+        try:
+            fw.decl_inline = True
+            if last is None:
+                fw.write_list(rest, blk, len(path), "    ")
+            else:
+                self.count_uses(last)  # the caller goes on there: counted once
+                fw.write_list(rest, blk, len(path), "    ")
+                fw.decl_inline = False  # later writes may be in a narrower scope
+                fw.follow(blk, last.index, "    ")
+                if fw.write_list([a for a in last.body if a.k <= k1], last, len(path),
+                                 "    ") is not None:
+                    return False
+                fw.flush_jumps("    ")
+        except (Unstructured, _NoCall):
+            return False
+        if escaping:
+            t = Ref(escaping[0], width)
+            fw.emit("    ", f"return {fw.text(t).text};")
+        undeclared = [r for r in sorted(local_regs) if r not in fw.declared]
+        decls = [f"    {self.lang.vec(w)} {fw.locals[r]} = "
+                 f"{self.lang.construct(w, ['0.0'] * w)};"
+                 for r in undeclared for w in [int(_REG.match(r).group(2))]]
+        rtype = self.lang.vec(width) if width else "void"
+        lines = [f"{rtype} @F({', '.join(params_text)})", "{", *decls, *fw.lines, "}"]
+        text = "\n".join(lines)
+        name = calls.by_text.get(text)
+        if name is None:
+            base = calls.names[fun.name.text]
+            count = sum(1 for n in calls.by_text.values() if n == base or
+                        n.startswith(base + "_"))
+            name = base if count == 0 else self._fresh(f"{base}_{count + 1}")
+            calls.by_text[text] = name
+            calls.functions[name] = [line.replace("@F", name) for line in lines]
+        shared = fw.touched
+        if self.function:
+            self.touched |= shared
+        if tops:
+            self.flush_jumps(pad)
+            calls.jumps = True
+        arg_texts = [self.text(args[p][0]) for p in params]
+        call_text = f"{name}({', '.join(t.text for t in arg_texts)})"
+        reads = frozenset().union(*(t.reads for t in arg_texts))
+        for r in sorted(shared):
+            self.flush_reads(r, pad)
+        if not escaping:
+            self.emit(pad, f"{call_text};")
+        else:
+            t = Ref(escaping[0], width)
+            uses = self.uses.get(t.name, 0) - (inner.get(t.name, 0) if last is None else 0)
+            if not shared and not tops and uses == 1 and last is None:
+                self.pending[t.name] = _Pending(Text(call_text, 0, reads), width)
+            else:
+                self.name_pending(pad)
+                self.emit(pad, f"{self.lang.vec(width)} {self.name(t)} = {call_text};")
+        if tops:
+            u = self.lang.uint_suffix
+            self.emit(pad, f"if (psl_jumps > {self.options.max_jumps}{u}) "
+                           f"{self.cut_return(cut)}")
+        if last is None:
+            return True
+        return last, tail
+
+    def follow(self, blk: Block, stop: int, pad: str) -> None:
+        """In a function's body: from the end of `blk` to the block `stop`."""
+        g = self.graph
+        end = blk.end
+        if isinstance(end, Jump):
+            self.take(end, pad)
+            if end.target is None:
+                raise _NoCall
+            if self.seq(end.target, stop, None, pad):
+                raise _NoCall
+            return
+        join = g.ipdom[blk.index]
+        self.branch(end, join, None, pad)
+        if self.last_terminated or join is None:
+            raise _NoCall
+        if join != stop and self.seq(join, stop, None, pad):
+            raise _NoCall
+
+    def cut_return(self, top: Operand | None) -> str:
+        """Leaving at the jump budget: main outputs the top of the stack, as the VM; a
+        function returns at once and its caller does the same."""
+        if not self.function:
+            return f"return {self.result_text(top)};"
+        if not self.return_width:
+            return "return;"
+        w = self.return_width
+        return f"return {self.lang.construct(w, ['0.0'] * w)};"
 
     def name_pending(self, pad: str) -> None:
         """Give a name to every nested expression not yet used (before a scope opens)."""
@@ -447,7 +864,12 @@ class Readable(Writer):
             got = self.inline(e, t.width)
             if got is not None:  # the value first: it may read what it replaces
                 self.flush_reads(t.name, pad)
-                self.emit(pad, f"{self.name(t)} = {got.text};")
+                decl = ""
+                if self.function and self.decl_inline and t.name in self.local_regs \
+                        and t.name not in self.declared:
+                    self.declared.add(t.name)
+                    decl = f"{self.lang.vec(t.width)} "
+                self.emit(pad, f"{decl}{self.name(t)} = {got.text};")
                 if checked:
                     self.check_exit(self.name(t), pad)
                 return
@@ -522,13 +944,14 @@ class Readable(Writer):
             u = self.lang.uint_suffix
             limit = self.options.max_jumps
             self.emit(pad, f"psl_jumps += {self.jumps}{u};")
-            self.emit(pad, f"if (psl_jumps > {limit}{u}) return "
-                           f"{self.result_text(self.jump_top)};")
+            self.emit(pad, f"if (psl_jumps > {limit}{u}) {self.cut_return(self.jump_top)}")
             self.jumps = 0
             self.jump_top = None
 
     def end(self, top: Operand | None, pad: str) -> None:
         """The program's end: a cut-off here would output the same top."""
+        if self.function:
+            raise _NoCall
         if self.jumps and (self.jump_top == top or (
                 not isinstance(self.jump_top, Ref) and not isinstance(top, Ref)
                 and self.result_text(self.jump_top) == self.result_text(top))):
@@ -577,10 +1000,8 @@ class Readable(Writer):
                     return True
                 continue
             self.mark_written(b)
-            blk = self.program.blocks[b]
-            self.count_uses(blk)
-            for a in blk.body:
-                self.statement(a, pad)
+            blk = self.write_items(self.program.blocks[b], pad)
+            b = blk.index
             end = blk.end
             if isinstance(end, Jump):
                 self.take(end, pad)
@@ -648,47 +1069,37 @@ class Readable(Writer):
         self.flush_jumps(pad)
         self.name_pending(pad)
         blk = self.program.blocks[h]
-        end = blk.end
         mark = len(self.lines)
         exit_ = g.exits[h]
-        if isinstance(end, Branch) and not end.taken.moves and not end.fall.moves and (
-                end.taken.target == exit_ and end.fall.target in g.loops[h]):
-            self.mark_written(h)
-            self.count_uses(blk)
-            for a in blk.body:
-                self.statement(a, pad + "    ")
-            if len(self.lines) == mark:  # the header only computes the condition
-                cond = self.cond_text(end.cond)
-                self.emit(pad, f"{self.lang.loop_attr}while ({cond})")
-                self.emit(pad, "{")
-                self.seq(end.fall.target, None, h, pad + "    ")
-                if self.lines[-1].strip() == "continue;":
-                    self.lines.pop()
-                self.emit(pad, "}")
-                self.take(end.taken, pad)  # leaving is a taken jump: counted here
-                self.last_terminated = False
-                return exit_
-            self.lines[mark:mark] = [f"{pad}{self.lang.loop_attr}while (true)", pad + "{"]
-            self.branch(end, None, h, pad + "    ")
-        else:
-            self.emit(pad, f"{self.lang.loop_attr}while (true)")
+        self.mark_written(h)
+        final = self.write_items(blk, pad + "    ")
+        end = final.end
+        if final is blk and len(self.lines) == mark and isinstance(end, Branch) and (
+                not end.taken.moves and not end.fall.moves and end.taken.target == exit_
+                and end.fall.target in g.loops[h]):
+            # the header only computes the condition
+            cond = self.cond_text(end.cond)
+            self.emit(pad, f"{self.lang.loop_attr}while ({cond})")
             self.emit(pad, "{")
-            self.seq_header(h, pad + "    ")
+            self.seq(end.fall.target, None, h, pad + "    ")
+            if self.lines[-1].strip() == "continue;":
+                self.lines.pop()
+            self.emit(pad, "}")
+            self.take(end.taken, pad)  # leaving is a taken jump: counted here
+            self.last_terminated = False
+            return exit_
+        self.lines[mark:mark] = [f"{pad}{self.lang.loop_attr}while (true)", pad + "{"]
+        self.header_tail(final, h, pad + "    ")
         if self.lines[-1].strip() == "continue;":
             self.lines.pop()
         self.emit(pad, "}")
         self.last_terminated = False
-        return g.exits[h]
+        return exit_
 
-    def seq_header(self, h: int, pad: str) -> None:
-        # the header is written as an ordinary block inside its loop
+    def header_tail(self, final: Block, h: int, pad: str) -> None:
+        """The end of a loop header written as while (true): where its jump goes."""
         g = self.graph
-        self.mark_written(h)
-        blk = self.program.blocks[h]
-        self.count_uses(blk)
-        for a in blk.body:
-            self.statement(a, pad)
-        end = blk.end
+        end = final.end
         if isinstance(end, Jump):
             self.take(end, pad)
             if end.target is None:
@@ -696,25 +1107,84 @@ class Readable(Writer):
                 return
             self.seq(end.target, None, h, pad)
             return
-        self.branch(end, g.ipdom[h] if g.ipdom[h] in g.loops[h] else None, h, pad)
+        join = g.ipdom[final.index]
+        inside = join if join is not None and join in g.loops[h] else None
+        self.branch(end, inside, h, pad)
         if not self.last_terminated:
-            nxt = g.ipdom[h]
-            if nxt is None or nxt not in g.loops[h]:
+            if inside is None:
                 raise Unstructured("a loop header's branches do not rejoin in the loop")
-            self.seq(nxt, None, h, pad)
+            self.seq(inside, None, h, pad)
+
+    def write_items(self, blk: Block, pad: str) -> Block:
+        """A block's statements; the block whose end comes next (another one when a PSL
+        function's call that spans blocks was written as a call)."""
+        self.count_uses(blk)
+        items = blk.body
+        while True:
+            cont = self.write_list(items, blk, self.depth, pad)
+            if cont is None:
+                return blk
+            blk, items = cont
+            self.mark_written(blk.index)
 
     def body(self) -> list[str]:
+        """The main function's statements; `preamble` then holds what goes before it."""
         p = self.program
         lang = self.lang
         pad = "    "
-        for r in [*p.registers, *p.slots]:
-            zeros = lang.construct(r.width, ["0.0"] * r.width)
-            self.emit(pad, f"{lang.vec(r.width)} {self.name(r)} = {zeros};")
-        if self.count_jumps:
-            self.emit(pad, f"uint psl_jumps = 0{lang.uint_suffix};")
         if not self.seq(0, None, None, pad):
             raise Unstructured("the program does not end")
-        return _tidy(self.lines)
+        shared = self.calls.shared if self.calls is not None else {}
+        decls = []
+        for r in [*p.registers, *p.slots]:
+            if r.name in self.used_regs and r.name not in shared:
+                zeros = lang.construct(r.width, ["0.0"] * r.width)
+                decls.append(f"{pad}{lang.vec(r.width)} {self.name(r)} = {zeros};")
+        file_jumps = self.calls is not None and self.calls.jumps
+        if self.count_jumps:
+            decls.append(f"{pad}{'' if file_jumps else 'uint '}psl_jumps = "
+                         f"0{lang.uint_suffix};")
+        for r in [*p.registers, *p.slots]:
+            if r.name in shared:  # file-scope variables start at zero on every pixel
+                zeros = lang.construct(r.width, ["0.0"] * r.width)
+                decls.append(f"{pad}{self.display[r.name]} = {zeros};")
+        lines = _tidy(decls + self.lines)
+        preamble: list[str] = []
+        if self.calls is not None:
+            static = "" if self.glsl else "static "
+            for r in [*p.registers, *p.slots]:
+                if r.name in shared:
+                    zeros = lang.construct(r.width, ["0.0"] * r.width)
+                    preamble.append(f"{static}{lang.vec(r.width)} {self.display[r.name]} = "
+                                    f"{zeros};")
+            if file_jumps:
+                preamble.append(f"{static}uint psl_jumps = 0{lang.uint_suffix};")
+            if preamble:
+                preamble.append("")
+            for fn in self.calls.functions.values():
+                preamble += [*fn, ""]
+            if self.options.name != "psl_program" and preamble:
+                # several programs in one file (the tests): their own names
+                names = [*self.calls.functions, *(self.display[r] for r in shared
+                                                  if r in self.display), "psl_jumps"]
+                word = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
+                prefix = self.options.name + "_"
+                preamble = [word.sub(lambda m: prefix + m.group(1), x) for x in preamble]
+                lines = [word.sub(lambda m: prefix + m.group(1), x) for x in lines]
+        self.preamble = preamble
+        return lines
+
+    preamble: list[str] = []
+
+
+def _prec(text: str) -> int:
+    """0 for an operand that needs no parentheses (no space outside brackets), else 3."""
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == " " and depth == 0:
+            return 3
+    return 0
 
 
 def _balanced(text: str) -> bool:
