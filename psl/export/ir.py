@@ -476,8 +476,12 @@ def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tupl
     nreg = len(next(iter(flow.states.values())).regs)
     init = State((), False, (domain.ZERO,) * nreg, (1 << nreg) - 1, (1 << nreg) - 1)
 
+    live = _live(flow)
+
     def key(b: int, st: State) -> tuple:
-        return (b, len(st.stack), tuple(v[0] for v in st.stack), tuple(v[0] for v in st.regs))
+        # registers that are dead here (written before any read) do not split the block
+        return (b, len(st.stack), tuple(v[0] for v in st.stack),
+                tuple(v[0] if live[b] >> n & 1 else -1 for n, v in enumerate(st.regs)))
 
     states: dict[tuple, State] = {key(0, init): init}
     succ: dict[tuple[tuple, int], tuple] = {}
@@ -505,6 +509,39 @@ def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tupl
             if nk not in work:
                 work.append(nk)
     return states, succ
+
+
+def _live(flow: Flow) -> list[int]:
+    """Per block, the registers (bits) that may be read before they are written."""
+    code = flow.code
+    nb = len(flow.edges)
+    use = [0] * nb
+    defs = [0] * nb
+    for b in range(nb):
+        u = d = 0
+        for k in range(flow.starts[b], flow.starts[b + 1]):
+            ins = code[k]
+            bit = 1 << ins.n
+            if ins.op == _PUSHVAR or (ins.op == _SETVAR and ins.pairs is not None):
+                if not d & bit:
+                    u |= bit  # a masked assignment reads the lanes it keeps
+            elif ins.op == _SETVAR:
+                d |= bit
+        use[b], defs[b] = u, d
+    live = [0] * nb
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(range(nb)):
+            out = 0
+            for t, _ in flow.edges[b]:
+                if t is not None:
+                    out |= live[t]
+            new = use[b] | (out & ~defs[b])
+            if new != live[b]:
+                live[b] = new
+                changed = True
+    return live
 
 
 def build(result: CompileResult) -> Program:

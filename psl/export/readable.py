@@ -252,6 +252,7 @@ class Readable(Writer):
         self.cut_top: Operand | None = None
         self.return_width = 0
         self.decl_inline = False
+        self.first_writes: set[str] = set()
         self.display: dict[str, str] = {}
         self.taken: set[str] = set()
         self.pending: dict[str, _Pending] = {}
@@ -264,6 +265,7 @@ class Readable(Writer):
         self.count_jumps = options.max_jumps is not None and program.counted_jumps and (
             bool(self.graph.loops) or self._jump_sites() >= options.max_jumps)
         self.calls = _calls(program)
+        self.helpers: dict[tuple, list[str]] = {}  # builtins written as the VM's code
         self.depth = 0
         self.function = False  # a PSL function's body (see call)
         self.locals: dict[str, str] = {}  # IR register -> name, in a function
@@ -447,11 +449,37 @@ class Readable(Writer):
         return Text(self.lang.construct(e.width, parts), 0, t.reads)
 
     def call_text(self, e: Call, width: int) -> Text | None:
+        got = None
         b = e.builtin
-        if self.options.exact and not b.keeps_numbers:
-            return None  # the check must see the NaN exactly where the VM does
-        if b.extension:
-            return None
+        # with the exact path, a check must see the NaN exactly where the VM does
+        if not (self.options.exact and not b.keeps_numbers) and not b.extension:
+            got = self.native_text(e, width)
+        return got if got is not None else self.helper_text(e, width)
+
+    def helper_text(self, e: Call, width: int) -> Text:
+        """The VM's own code for a builtin, as a small function of the argument widths
+        (written once per program and widths; the VM's float4 result, lanes picked)."""
+        b = e.builtin
+        widths = tuple(a.width for a in e.args)
+        key = (b.name, widths, e.padded_to)
+        name = f"psl_vm_{b.name}"
+        if key not in self.helpers:
+            plain = Writer(self.lang, self.program, self.options)
+            refs = [Ref(f"x{i}", w) for i, w in enumerate(widths)]
+            call = Call(b, tuple(refs), e.padded_to, 4)
+            args = [plain.pad4(r, e.padded_to) for r in refs]
+            f4 = self.lang.float4
+            params = ", ".join(f"{self.lang.vec(r.width)} {r.name}" for r in refs)
+            self.helpers[key] = [f"{f4} {name}({params})", "{", f"    {f4} r;",
+                                 *("    " + x for x in self.lang.builtin(call, args, "r", 4)),
+                                 "    return r;", "}"]
+        texts = [self.text(a) for a in e.args]
+        reads = frozenset().union(*(t.reads for t in texts))
+        text = f"{name}({', '.join(t.text for t in texts)})"
+        return Text(text if width == 4 else f"{text}.{LANE[:width]}", 0, reads)
+
+    def native_text(self, e: Call, width: int) -> Text | None:
+        b = e.builtin
         natives = self.natives()
         if b.name in ("float2", "float3", "float4"):
             parts, reads = [], frozenset()
@@ -474,6 +502,13 @@ class Readable(Writer):
         if pattern is None:
             return None
         widths = [a.width for a in e.args]
+        if b.name in ("self", "camera", "video"):  # a texture read at a float2
+            if widths != [2] or width != (4 if b.name == "self" else 3):
+                return None
+            t = self.text(e.args[0])
+            arg = t.text if b.name != "video" or t.prec == 0 else f"({t.text})"
+            text = pattern.format(arg)
+            return Text(text, 0, t.reads)
         if b.name in ("length", "normalize", "dot", "distance", "reflect", "cross"):
             if len(set(widths)) != 1 or widths[0] < 2 or (b.name == "cross" and widths[0] != 3):
                 return None
@@ -551,7 +586,7 @@ class Readable(Writer):
             if b == _EXIT or b == first.index:
                 return None
             blk = blocks[b]
-            if k1 in blk.code:
+            if k1 in blk.code or blk.code.start == k1 + 1:  # (a call may end with a jump)
                 exits.add(b)
                 continue
             if not blk.code or blk.code.start < k0 or blk.code.stop - 1 > k1:
@@ -735,6 +770,7 @@ class Readable(Writer):
         # the body, written by a writer of its own
         fw = type(self)(self.lang, self.program, self.options, self.glsl, self.graph)
         fw.calls = calls
+        fw.helpers = self.helpers
         fw.function = True
         fw.depth = len(path)
         fw.uses = self.uses
@@ -776,7 +812,8 @@ class Readable(Writer):
                  f"{self.lang.construct(w, ['0.0'] * w)};"
                  for r in undeclared for w in [int(_REG.match(r).group(2))]]
         rtype = self.lang.vec(width) if width else "void"
-        lines = [f"{rtype} @F({', '.join(params_text)})", "{", *decls, *fw.lines, "}"]
+        lines = [f"{rtype} @F({', '.join(params_text)})", "{", *decls, *_tidy(fw.lines),
+                 "}"]
         text = "\n".join(lines)
         name = calls.by_text.get(text)
         if name is None:
@@ -869,6 +906,12 @@ class Readable(Writer):
                         and t.name not in self.declared:
                     self.declared.add(t.name)
                     decl = f"{self.lang.vec(t.width)} "
+                elif not self.function and self.decl_inline and t.name in self.first_writes \
+                        and t.name not in self.declared:
+                    # main's first statements: declared where first assigned, unless a
+                    # function turns out to share it (then it is at file scope)
+                    self.declared.add(t.name)
+                    decl = f"\x01{t.name}\x01{self.lang.vec(t.width)} "
                 self.emit(pad, f"{decl}{self.name(t)} = {got.text};")
                 if checked:
                     self.check_exit(self.name(t), pad)
@@ -941,12 +984,15 @@ class Readable(Writer):
 
     def flush_jumps(self, pad: str) -> None:
         if self.jumps:
-            u = self.lang.uint_suffix
-            limit = self.options.max_jumps
-            self.emit(pad, f"psl_jumps += {self.jumps}{u};")
-            self.emit(pad, f"if (psl_jumps > {limit}{u}) {self.cut_return(self.jump_top)}")
+            self.lines += self.count_lines(self.jumps, self.jump_top, pad)
             self.jumps = 0
             self.jump_top = None
+
+    def count_lines(self, jumps: int, top: Operand | None, pad: str) -> list[str]:
+        u = self.lang.uint_suffix
+        limit = self.options.max_jumps
+        return [f"{pad}psl_jumps += {jumps}{u};",
+                f"{pad}if (psl_jumps > {limit}{u}) {self.cut_return(top)}"]
 
     def end(self, top: Operand | None, pad: str) -> None:
         """The program's end: a cut-off here would output the same top."""
@@ -1035,31 +1081,56 @@ class Readable(Writer):
         return f"{self.comp(cond, 0) if cond.width > 1 else t.text} != 0.0"
 
     def branch(self, end: Branch, join: int | None, loop: int | None, pad: str) -> None:
-        self.flush_jumps(pad)
+        # jumps counted before the branch are counted in its arms: where both arms come
+        # out with the same count, it is written once after the if
+        start = (self.jumps, self.jump_top)
         cond = self.cond_text(end.cond)
+        if isinstance(self.jump_top, Ref) and self.jump_top.name in self.pending:
+            self.flush_jumps(pad)
+            start = (0, None)
         self.name_pending(pad)
+        inner = pad + "    "
         self.emit(pad, f"if ({cond})")
         self.emit(pad, "{")
-        self.take(end.fall, pad + "    ")
-        fall_done = self.arm(end.fall, join, loop, pad + "    ")
+        self.jumps, self.jump_top = start
+        self.take(end.fall, inner)
+        fall_done = self.arm(end.fall, join, loop, inner)
+        fall = (self.jumps, self.jump_top)
+        fall_close = len(self.lines)
         self.emit(pad, "}")
         mark = len(self.lines)
         self.emit(pad, "else")
         self.emit(pad, "{")
-        self.take(end.taken, pad + "    ")
-        taken_done = self.arm(end.taken, join, loop, pad + "    ")
+        self.jumps, self.jump_top = start
+        self.take(end.taken, inner)
+        taken_done = self.arm(end.taken, join, loop, inner)
+        taken = (self.jumps, self.jump_top)
+        taken_close = len(self.lines)
         self.emit(pad, "}")
+        carry: tuple[int, Operand | None] = (0, None)
+        if fall_done and not taken_done:
+            carry = taken
+        elif taken_done and not fall_done:
+            carry = fall
+        elif not fall_done and fall == taken:
+            carry = fall
+        # an arm whose count is not the one carried out writes its own before its end
+        if not taken_done and taken[0] and taken != carry:
+            self.lines[taken_close:taken_close] = self.count_lines(*taken, inner)
+        if not fall_done and fall[0] and fall != carry:
+            self.lines[fall_close:fall_close] = self.count_lines(*fall, inner)
+            mark += 2
+        self.jumps, self.jump_top = carry
         if len(self.lines) == mark + 3:  # an empty else
             del self.lines[mark:]
         self.last_terminated = fall_done and taken_done
 
     def arm(self, j: Jump, join: int | None, loop: int | None, pad: str) -> bool:
+        """One arm of a branch; its jumps not yet written stay counted (see branch)."""
         if j.target is None:
             self.end(j.top, pad)
             return True
         done = self.seq(j.target, join, loop, pad)
-        if not done:
-            self.flush_jumps(pad)
         self.last_terminated = False
         return done
 
@@ -1122,6 +1193,8 @@ class Readable(Writer):
         items = blk.body
         while True:
             cont = self.write_list(items, blk, self.depth, pad)
+            if not self.function:
+                self.decl_inline = False
             if cont is None:
                 return blk
             blk, items = cont
@@ -1132,12 +1205,20 @@ class Readable(Writer):
         p = self.program
         lang = self.lang
         pad = "    "
+        if 0 in p.blocks and 0 not in self.graph.loops:
+            self.first_writes = _first_writes(p.blocks[0].body)
+            self.decl_inline = True
         if not self.seq(0, None, None, pad):
             raise Unstructured("the program does not end")
+        self.decl_inline = False
         shared = self.calls.shared if self.calls is not None else {}
+        marker = re.compile("\x01(\\w+)\x01(\\w+) ")
+        self.lines = [marker.sub(lambda m: "" if m.group(1) in shared else m.group(2) + " ", x)
+                      for x in self.lines]
         decls = []
         for r in [*p.registers, *p.slots]:
-            if r.name in self.used_regs and r.name not in shared:
+            if r.name in self.used_regs and r.name not in shared \
+                    and r.name not in self.declared:
                 zeros = lang.construct(r.width, ["0.0"] * r.width)
                 decls.append(f"{pad}{lang.vec(r.width)} {self.name(r)} = {zeros};")
         file_jumps = self.calls is not None and self.calls.jumps
@@ -1161,13 +1242,18 @@ class Readable(Writer):
                 preamble.append(f"{static}uint psl_jumps = 0{lang.uint_suffix};")
             if preamble:
                 preamble.append("")
+        for helper in self.helpers.values():
+            preamble += [*helper, ""]
+        if self.calls is not None:
             for fn in self.calls.functions.values():
                 preamble += [*fn, ""]
-            if self.options.name != "psl_program" and preamble:
+            if self.options.name != "psl_program" and preamble and (
+                    self.calls.functions or shared or self.helpers):
                 # several programs in one file (the tests): their own names
                 names = [*self.calls.functions, *(self.display[r] for r in shared
-                                                  if r in self.display), "psl_jumps"]
-                word = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
+                                                  if r in self.display), "psl_jumps",
+                         *{f"psl_vm_{k[0]}" for k in self.helpers}]
+                word = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
                 prefix = self.options.name + "_"
                 preamble = [word.sub(lambda m: prefix + m.group(1), x) for x in preamble]
                 lines = [word.sub(lambda m: prefix + m.group(1), x) for x in lines]
@@ -1175,6 +1261,34 @@ class Readable(Writer):
         return lines
 
     preamble: list[str] = []
+
+
+def _first_writes(body: list[Assign]) -> set[str]:
+    """Registers whose first use in these statements assigns the whole of them."""
+    seen: set[str] = set()
+    out: set[str] = set()
+    for a in body:
+        e = a.expr
+        ops: list[Operand | None] = []
+        if isinstance(e, Ref):
+            ops = [e]
+        elif isinstance(e, Binary):
+            ops = [e.left, e.right]
+        elif isinstance(e, Unary | Pick):
+            ops = [e.value]
+        elif isinstance(e, Call):
+            ops = list(e.args)
+        elif isinstance(e, Lanes):
+            ops = [e.value, e.current]
+        for o in ops:
+            if isinstance(o, Ref):
+                seen.add(o.name)
+        t = a.target.name
+        if not a.declare and t not in seen:
+            seen.add(t)
+            if not isinstance(e, Lanes):
+                out.add(t)
+    return out
 
 
 def _prec(text: str) -> int:
@@ -1196,7 +1310,75 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _else_if(lines: list[str]) -> list[str]:
+    """`else { if (c) {..} else {..} }` as `else if (c) {..} else {..}`."""
+    out = list(lines)
+    i = 0
+    while i + 1 < len(out):
+        pad = out[i][:_indent(out[i])]
+        if out[i].strip() != "else" or out[i + 1] != pad + "{":
+            i += 1
+            continue
+        j = i + 2
+        while j < len(out) and out[j] != pad + "}":
+            j += 1
+        inner = out[i + 2:j]
+        inner_pad = pad + "    "
+        tops = [x.strip() for x in inner if _indent(x) == len(inner_pad)]
+        if not inner or not inner[0].startswith(inner_pad + "if (") or any(
+                t not in ("{", "}", "else") and not t.startswith("else if (")
+                for t in tops[1:]):
+            i += 1
+            continue
+        out[i:j + 1] = [pad + "else " + inner[0].strip(), *(x[4:] for x in inner[1:])]
+    return out
+
+
+def _return_slot(lines: list[str]) -> list[str]:
+    """`stackN = value; return ..stackN..;` as one return (the slot is dead after it)."""
+    out: list[str] = []
+    for line in lines:
+        m = re.fullmatch(r"( *)(stack\d+) = (.*);", out[-1]) if out else None
+        r = re.fullmatch(r"( *)return (.*);", line)
+        if m and r and m.group(1) == r.group(1) and \
+                len(re.findall(rf"\b{m.group(2)}\b", r.group(2))) == 1:
+            value = m.group(3)
+            if _prec(value):
+                value = f"({value})"
+            word = re.compile(rf"\b{m.group(2)}\b")
+            out[-1] = f"{r.group(1)}return {word.sub(lambda _m, v=value: v, r.group(2))};"
+            continue
+        out.append(line)
+    return out
+
+
+def _knr(lines: list[str]) -> list[str]:
+    """Opening braces of if, else and while on their line; `} else` on one line."""
+    out: list[str] = []
+    for line in lines:
+        s = line.strip()
+        if out and _indent(out[-1]) == _indent(line):
+            prev = out[-1].strip()
+            if s == "{" and prev.startswith(("if (", "else", "while (", "[loop] while (",
+                                             "} else")):
+                out[-1] += " {"
+                continue
+            if s.startswith("else") and prev == "}":
+                out[-1] += " " + s
+                continue
+        out.append(line)
+    return out
+
+
 def _tidy(lines: list[str]) -> list[str]:
+    return _knr(_return_slot(_else_if(_drop_empty(lines))))
+
+
+def _drop_empty(lines: list[str]) -> list[str]:
     """`if (c) { ... break; } else { rest }` as `if (!c) break;`-free code is left to the
     reader; here only `if (c) { X } else { }` pairs that came out empty are removed."""
     out: list[str] = []
@@ -1235,9 +1417,16 @@ _NATIVE_GLSL = {**_SHARED, "frac": "fract({0})", "mod": "mod({0}, {1})",
                 "saturate": "clamp({0}, 0.0, 1.0)", "sign": "sign({0})",
                 "round": "roundEven({0})", "uv": "uv", "xy": "(2.0 * (uv - 0.5)) * 10.0",
                 "time": "u_time", "resolution": "u_resolution", "button": "u_button",
-                "axis": "u_axis", "deltatime": "u_deltatime"}
+                "axis": "u_axis", "deltatime": "u_deltatime",
+                "self": "psl_sample(u_self, {0})", "camera": "psl_sample(u_camera, {0}).xyz",
+                "video": "psl_sample(u_video, vec2({0}.x, u_is_avpro ? 1.0 - {0}.y : {0}.y))"
+                         ".xyz"}
 _NATIVE_HLSL = {**_SHARED, "frac": "frac({0})", "lerp": "lerp({0}, {1}, {2})",
                 "atan2": "atan2({0}, {1})", "saturate": "saturate({0})", "uv": "uv",
                 "xy": "(2.0 * (uv - 0.5)) * 10.0", "time": "_Time",
                 "resolution": "float2(_CustomRenderTextureWidth, _CustomRenderTextureHeight)",
-                "button": "_InputButton", "axis": "_InputAxis", "deltatime": "unity_DeltaTime"}
+                "button": "_InputButton", "axis": "_InputAxis", "deltatime": "unity_DeltaTime",
+                "self": "tex2Dlod(_SelfTexture2D, float4({0}, 0.0, 0.0))",
+                "camera": "tex2Dlod(_Camera, float4({0}, 0.0, 0.0)).xyz",
+                "video": "tex2Dlod(_Video, float4({0}.x, _IsAVProInput != 0.0 ? 1.0 - {0}.y "
+                         ": {0}.y, 0.0, 0.0)).xyz"}

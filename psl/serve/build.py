@@ -34,10 +34,10 @@ def compile_reply(source: str, native: bool = False) -> dict[str, object]:
 
 
 def native_reply(result: CompileResult) -> dict[str, object]:
-    from psl.export import ExportError, build_text
+    from psl.export import ExportError, Options, build_text
 
-    try:
-        return {"fragment": build_text(result, "glsl")}
+    try:  # with the exact path: the playground shows the VM's pixels, NaN ones included
+        return {"fragment": build_text(result, "glsl", Options(exact=True))}
     except ExportError as exc:
         return {"error": str(exc)}
 
