@@ -935,12 +935,9 @@ class Readable(Writer):
             self.check_exit(self.name(t), pad)
 
     def check_exit(self, name: str, pad: str) -> None:
-        self.emit(pad, f"if (psl_has_nan({name}))")
-        self.emit(pad, "{")
-        if self.options.trace:
-            self.emit(pad, "    psl_trace_exact();")
-        self.emit(pad, f"    return {self.options.exact_name()}(uv);")
-        self.emit(pad, "}")
+        # one call of the exact path, in main (see body): compilers inline it per call
+        zero = f"{self.lang.float4}(0.0, 0.0, 0.0, 0.0)"
+        self.emit(pad, f"if (psl_has_nan({name})) {{ psl_nan = true; return {zero}; }}")
 
     def count_uses(self, b: Block) -> None:
         def use(o: Operand | None) -> None:
@@ -1231,32 +1228,46 @@ class Readable(Writer):
                 decls.append(f"{pad}{self.display[r.name]} = {zeros};")
         lines = _tidy(decls + self.lines)
         preamble: list[str] = []
-        if self.calls is not None:
-            static = "" if self.glsl else "static "
-            for r in [*p.registers, *p.slots]:
-                if r.name in shared:
-                    zeros = lang.construct(r.width, ["0.0"] * r.width)
-                    preamble.append(f"{static}{lang.vec(r.width)} {self.display[r.name]} = "
-                                    f"{zeros};")
-            if file_jumps:
-                preamble.append(f"{static}uint psl_jumps = 0{lang.uint_suffix};")
-            if preamble:
-                preamble.append("")
+        exact = self.options.exact and p.checked
+        typed_fn: list[str] = []
+        if exact:
+            # the typed code is a function of its own, so that main calls the exact path
+            # once, when a check found a NaN (compilers inline a function at every call)
+            typed = f"{self.options.name}_typed"
+            f4 = lang.float4
+            typed_fn = [f"{f4} {typed}({lang.vec(2)} uv)", "{", *lines, "}", ""]
+            lines = [f"{pad}psl_nan = false;", f"{pad}{f4} psl_color = {typed}(uv);",
+                     f"{pad}if (psl_nan)", pad + "{",
+                     *([f"{pad}    psl_trace_exact();"] if self.options.trace else []),
+                     f"{pad}    return {self.options.exact_name()}(uv);", pad + "}",
+                     f"{pad}return psl_color;"]
+        static = "" if self.glsl else "static "
+        for r in [*p.registers, *p.slots]:
+            if r.name in shared:
+                zeros = lang.construct(r.width, ["0.0"] * r.width)
+                preamble.append(f"{static}{lang.vec(r.width)} {self.display[r.name]} = "
+                                f"{zeros};")
+        if file_jumps:
+            preamble.append(f"{static}uint psl_jumps = 0{lang.uint_suffix};")
+        if exact:
+            preamble.append(f"{static}bool psl_nan = false;")
+        if preamble:
+            preamble.append("")
         for helper in self.helpers.values():
             preamble += [*helper, ""]
         if self.calls is not None:
             for fn in self.calls.functions.values():
                 preamble += [*fn, ""]
-            if self.options.name != "psl_program" and preamble and (
-                    self.calls.functions or shared or self.helpers):
-                # several programs in one file (the tests): their own names
-                names = [*self.calls.functions, *(self.display[r] for r in shared
-                                                  if r in self.display), "psl_jumps",
-                         *{f"psl_vm_{k[0]}" for k in self.helpers}]
-                word = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
-                prefix = self.options.name + "_"
-                preamble = [word.sub(lambda m: prefix + m.group(1), x) for x in preamble]
-                lines = [word.sub(lambda m: prefix + m.group(1), x) for x in lines]
+        preamble += typed_fn
+        if self.options.name != "psl_program" and preamble:
+            # several programs in one file (the tests): their own names
+            names = [*(self.calls.functions if self.calls is not None else ()),
+                     *(self.display[r] for r in shared if r in self.display), "psl_jumps",
+                     "psl_nan", *{f"psl_vm_{k[0]}" for k in self.helpers}]
+            word = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
+            prefix = self.options.name + "_"
+            preamble = [word.sub(lambda m: prefix + m.group(1), x) for x in preamble]
+            lines = [word.sub(lambda m: prefix + m.group(1), x) for x in lines]
         self.preamble = preamble
         return lines
 
