@@ -1411,6 +1411,14 @@ class GlslReadable(Readable):
         return _NATIVE_GLSL
 
 
+#: GLSL ES leaves the precision of these to the implementation, and SwiftShader's differ
+#: from the VM's by more than 1e-3 where a program amplifies them (mod of an atan, 1/sin
+#: near zero: scene_spiral, scene_line_by_moon); the WebGL VM computes them itself
+#: (templates/glsl/_maths.glsl.j2), so exported GLSL calls its code.
+GLSL_VM_MATH = frozenset({"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "exp",
+                          "exp2", "log", "log2", "log10", "pow", "sinh", "cosh", "tanh"})
+
+
 class HlslReadable(Readable):
     def natives(self) -> dict[str, str]:
         return _NATIVE_HLSL
@@ -1432,6 +1440,7 @@ _NATIVE_GLSL = {**_SHARED, "frac": "fract({0})", "mod": "mod({0}, {1})",
                 "self": "psl_sample(u_self, {0})", "camera": "psl_sample(u_camera, {0}).xyz",
                 "video": "psl_sample(u_video, vec2({0}.x, u_is_avpro ? 1.0 - {0}.y : {0}.y))"
                          ".xyz"}
+_NATIVE_GLSL = {k: v for k, v in _NATIVE_GLSL.items() if k not in GLSL_VM_MATH}
 _NATIVE_HLSL = {**_SHARED, "frac": "frac({0})", "lerp": "lerp({0}, {1}, {2})",
                 "atan2": "atan2({0}, {1})", "saturate": "saturate({0})", "uv": "uv",
                 "xy": "(2.0 * (uv - 0.5)) * 10.0", "time": "_Time",
