@@ -84,6 +84,8 @@ class Text:
     text: str
     prec: int
     reads: frozenset[str] = frozenset()
+    # `left op right` whose left is a plain name of the same width: (left, op, right)
+    compound: tuple[str, str, str] | None = None
 
 
 @dataclass
@@ -408,8 +410,10 @@ class Readable(Writer):
                 left, right = self.first_text(e.left, m), self.first_text(e.right, m)
             else:
                 left, right = self.text(e.left), self.text(e.right)
+            compound = (left.text, e.symbol, right.text) if (
+                left.prec == 0 and lw == width and len(left.reads) == 1) else None
             return Text(f"{_paren(left, prec)} {e.symbol} {_paren(right, prec - 1)}", prec,
-                        left.reads | right.reads)
+                        left.reads | right.reads, compound)
         if lw != rw and lw != 1 and rw != 1:
             return None  # mixed widths: the VM's lanes, written by the block code
         left, right = self.text(e.left), self.text(e.right)
@@ -901,6 +905,13 @@ class Readable(Writer):
             got = self.inline(e, t.width)
             if got is not None:  # the value first: it may read what it replaces
                 self.flush_reads(t.name, pad)
+                c = got.compound
+                if c is not None and c[0] == self.name(t) and got.reads >= {t.name} \
+                        and t.name not in self.local_regs - self.declared:
+                    self.emit(pad, f"{c[0]} {c[1]}= {c[2]};")  # x = x + y as x += y
+                    if checked:
+                        self.check_exit(self.name(t), pad)
+                    return
                 decl = ""
                 if self.function and self.decl_inline and t.name in self.local_regs \
                         and t.name not in self.declared:
