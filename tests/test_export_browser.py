@@ -24,7 +24,7 @@ if _REASON:
     pytest.skip(_REASON, allow_module_level=True)
 
 from psl.compiler import compile_source  # noqa: E402
-from psl.export import build_text  # noqa: E402
+from psl.export import Options, build_text  # noqa: E402
 from psl.gen import glsl  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
@@ -113,5 +113,5 @@ def test_exported_glsl_exact_path_renders_as_the_vm(browser, name):
     """Pixels where arithmetic makes a NaN run the GLSL exact path, equal to the VM."""
     result = compile_source(NAN_PROGRAMS[name])
     frames = [reference_inputs(0, 8, 8)]
-    got = render(browser, build_text(result, "glsl"), frames)
+    got = render(browser, build_text(result, "glsl", Options(exact=True)), frames)
     assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE

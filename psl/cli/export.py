@@ -18,13 +18,15 @@ from psl.userfiles import same_file, write_text
               help="output file (default: stdout)")
 @click.option("--no-jump-limit", is_flag=True,
               help="drop the VM's jump budget (loops then run to their end)")
-@click.option("--no-exact-path", is_flag=True,
-              help="leave out the VM-exact path for pixels where arithmetic makes a NaN "
-                   "(smaller code; such pixels may then differ from the VM)")
+@click.option("--exact", is_flag=True,
+              help="add the VM-exact path: pixels where arithmetic makes a NaN (which the "
+                   "VM takes for a missing lane) run again with the VM's semantics")
+@click.option("--no-exact-path", is_flag=True, hidden=True,
+              help="the default now: no exact path (kept so old command lines work)")
 @click.option("--name", default="psl_program", show_default=True,
               help="name of the generated function")
 def command(file: str, target: str, output: str | None, no_jump_limit: bool,
-            no_exact_path: bool, name: str) -> None:
+            exact: bool, no_exact_path: bool, name: str) -> None:
     """Export a PSL program as a native shader that computes what the VM computes."""
     from psl.compiler import compile_source
     from psl.export import ExportError, Options, build_text
@@ -43,7 +45,7 @@ def command(file: str, target: str, output: str | None, no_jump_limit: bool,
         print_diagnostics(errors or result.diagnostics, source, file, err=True)
         sys.exit(1)
     options = Options(name=name, max_jumps=None if no_jump_limit else Options().max_jumps,
-                      exact=not no_exact_path)
+                      exact=exact and not no_exact_path)
     try:
         text = build_text(result, target, options, display_name(file))
     except ExportError as exc:

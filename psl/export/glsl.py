@@ -91,6 +91,57 @@ def helpers(program: Program, exact: bool) -> list[str]:
     return names
 
 
+def _chunks(text: str) -> list[tuple[str, str]]:
+    """The top-level items of helper GLSL (a function with the comment above it, or one
+    declaration), each with the name it defines."""
+    items: list[tuple[str, str]] = []
+    lines = text.splitlines()
+    i = 0
+    comment: list[str] = []
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            comment = []
+            i += 1
+            continue
+        if line.startswith("//"):
+            comment.append(line)
+            i += 1
+            continue
+        head = line.split("(")[0].split("=")[0].rstrip(";").split()
+        name = head[-1] if head else ""
+        if line.startswith("#"):  # #define NAME ...
+            name = line.split()[1] if len(line.split()) > 1 else ""
+        item = [*comment, line]
+        comment = []
+        i += 1
+        if not line.rstrip().endswith(";") and not line.startswith("#"):  # a function
+            while i < len(lines) and lines[i] != "}":
+                item.append(lines[i])
+                i += 1
+            item.append("}")
+            i += 1
+        items.append((name, "\n".join(item)))
+    return items
+
+
+def used_helpers(includes: list[str], code: str) -> list[str]:
+    """Only the helper items `code` needs (and what they need in turn), in their order."""
+    items = []
+    for name in includes:
+        items += _chunks(render(name, **context()))
+    defined = {n for n, _ in items}
+    need = _words(code) & defined
+    work = list(need)
+    bodies = dict(items)
+    while work:
+        for w in _words(bodies[work.pop()]) & defined:
+            if w not in need:
+                need.add(w)
+                work.append(w)
+    return [text for n, text in items if n in need]
+
+
 def code_slots(program: Program) -> list[str]:
     """The program's slots as uvec4 arguments of their float32 bits, so that the constant
     array holds exactly the VM's program texture, NaN lanes included."""
@@ -114,8 +165,17 @@ def too_large(program: Program) -> bool:
                 and len(src.program.instructions) > EXACT_LIMIT)
 
 
-def function(program: Program, options: Options) -> list[str]:
-    return write_body(Glsl(), program, options)
+def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
+    """The main function's body and what goes before it (PSL functions, variables they
+    share): structured code where the block graph allows it, else the block-dispatch
+    loop."""
+    from psl.export.readable import GlslReadable, Unstructured
+
+    try:
+        writer = GlslReadable(Glsl(), program, options, glsl=True)
+        return writer.body(), writer.preamble
+    except Unstructured:
+        return write_body(Glsl(), program, options), []
 
 
 def export(program: Program, options: Options, source: str = "<program>",
@@ -128,11 +188,15 @@ def export(program: Program, options: Options, source: str = "<program>",
     # without an exact path to fall back to, the NaN checks would only cost time
     options = replace(options, exact=has_exact_path(program, options) and not left_out)
     exact = options.exact
+    body, functions = function(program, options)
+    includes = helpers(program, exact)
+    # without the exact path only the helpers the code calls are written
+    chosen = [] if exact else used_helpers(includes, "\n".join([*functions, *body]))
     return render(template, source=source, name=options.name,
-                  body=function(program, options), result=n.result, jump_note=n.jumps,
+                  body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,
                   audiolink=program.uses_audiolink or exact,
-                  includes=helpers(program, exact), exact=exact,
+                  includes=includes if exact else [], chosen=chosen, exact=exact,
                   exact_name=options.exact_name(),
                   code=code_slots(program) if exact else [],
                   exact_left_out=left_out, exact_limit=EXACT_LIMIT,

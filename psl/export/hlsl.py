@@ -95,15 +95,25 @@ def notes(program: Program, options: Options) -> Notes:
     return Notes(result, jumps, self_note)
 
 
-def function(program: Program, options: Options) -> list[str]:
-    return write_body(Hlsl(), program, options)
+def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
+    """The main function's body and what goes before it (PSL functions, variables they
+    share): structured code where the block graph allows it, else the block-dispatch
+    loop."""
+    from psl.export.readable import HlslReadable, Unstructured
+
+    try:
+        writer = HlslReadable(Hlsl(), program, options, glsl=False)
+        return writer.body(), writer.preamble
+    except Unstructured:
+        return write_body(Hlsl(), program, options), []
 
 
 def export(program: Program, options: Options, source: str = "<program>") -> str:
     n = notes(program, options)
     exact, helpers = exact_parts(Hlsl(), program, options)
+    body, functions = function(program, options)
     return render(TEMPLATE, source=source, name=options.name,
-                  body=function(program, options), result=n.result, jump_note=n.jumps,
+                  body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   self_note=n.self_note, exact=exact, exact_name=options.exact_name(),
                   exact_helpers=helpers,
                   **context())

@@ -160,6 +160,7 @@ class Block:
     body: list[Assign]
     end: Jump | Branch
     preds: int = 0
+    code: range = range(0)  # the instructions it runs
 
 
 @dataclass
@@ -277,12 +278,15 @@ def leading_width(pattern_set: int) -> int | None:
 class _Builder:
     result: CompileResult
     flow: Flow
-    seen: dict[tuple[int, int], dict[int, _Seen]]  # (block, depth) -> instruction -> seen
-    entry: dict[tuple[int, int], tuple[Val, ...]]  # (block, depth) -> entry stack
-    ids: dict[tuple[int, int], int]  # (block, depth) -> the block's number in the output
+    seen: dict[tuple, dict[int, _Seen]]  # (block, depth) -> instruction -> seen
+    entry: dict[tuple, tuple[Val, ...]]  # (block, depth) -> entry stack
+    ids: dict[tuple, int]  # (block, depth) -> the block's number in the output
     names: dict[int, str]
     spans: list[Span | None]
     temps: int = 0
+    # split by widths (see _split): (block copy, target block) -> the target's copy
+    succ: dict[tuple[tuple, int], tuple] | None = None
+    current: tuple = ()
     registers: set[tuple[int, int]] = field(default_factory=set)
     slots: set[tuple[int, int]] = field(default_factory=set)
     builtins: set[str] = field(default_factory=set)
@@ -322,7 +326,8 @@ class _Builder:
     def var_name(self, n: int) -> str:
         return f"variable `{self.names.get(n, f'r{n}')}`"
 
-    def block(self, key: tuple[int, int]) -> Block:
+    def block(self, key: tuple) -> Block:
+        self.current = key
         flow = self.flow
         code = flow.code
         b = key[0]
@@ -374,13 +379,15 @@ class _Builder:
                     end = fall
         if end is None:
             end = self.jump(last + 1, False, stack, last)
-        return Block(self.ids[key], entry, body, end)
+        return Block(self.ids[key], entry, body, end, code=range(flow.starts[b], last + 1))
 
     def jump(self, target_k: int, counted: bool, stack: list[Operand], k: int) -> Jump:
         top = stack[-1] if stack else None
         if target_k >= len(self.flow.code):
             return Jump(None, counted, top)
-        key = (self.flow.block_of[target_k], len(stack))
+        key: tuple = (self.flow.block_of[target_k], len(stack))
+        if self.succ is not None:
+            key = self.succ.get((self.current, key[0]), ())
         if key not in self.entry:
             return Jump(None, counted, top)  # never taken (inference), kept total
         want = self.entry[key]
@@ -456,8 +463,104 @@ def _can_make_nan(d: Decoded) -> bool:
     return False  # unary minus, not and plus give numbers for numbers
 
 
+_SPLIT_LIMIT = 4  # copies of the program's blocks that splitting by widths may make
+
+
+def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tuple]] | None:
+    """The program's states kept apart by the widths (NaN patterns) of the stack and of
+    every register: a block reached with a variable that is a float3 on one path and a
+    float4 on another gets one copy per width, so each copy is typed (the VM decides at
+    run time; the copies decide by the path taken, which is the same). None when the
+    copies would be too many or a state has lost its stack's bottom."""
+    from psl.infer.flow import _run_block
+
+    if not flow.states:
+        return None
+    nreg = len(next(iter(flow.states.values())).regs)
+    init = State((), False, (domain.ZERO,) * nreg, (1 << nreg) - 1, (1 << nreg) - 1)
+
+    live = _live(flow)
+
+    def key(b: int, st: State) -> tuple:
+        # registers that are dead here (written before any read) do not split the block
+        return (b, len(st.stack), tuple(v[0] for v in st.stack),
+                tuple(v[0] if live[b] >> n & 1 else -1 for n, v in enumerate(st.regs)))
+
+    states: dict[tuple, State] = {key(0, init): init}
+    succ: dict[tuple[tuple, int], tuple] = {}
+    work = [key(0, init)]
+    limit = _SPLIT_LIMIT * len(flow.edges) + 64
+    while work:
+        k = work.pop()
+        if states[k].deep:
+            return None
+        for target, out in _run_block(flow, k[0], states[k], {}):
+            if target is None:
+                continue
+            nk = key(target, out)
+            succ[(k, target)] = nk
+            got = states.get(nk)
+            if got is None:
+                states[nk] = out
+            else:
+                new = got.join(out)
+                if new is None:
+                    continue
+                states[nk] = new
+            if len(states) > limit:
+                return None
+            if nk not in work:
+                work.append(nk)
+    return states, succ
+
+
+def _live(flow: Flow) -> list[int]:
+    """Per block, the registers (bits) that may be read before they are written."""
+    code = flow.code
+    nb = len(flow.edges)
+    use = [0] * nb
+    defs = [0] * nb
+    for b in range(nb):
+        u = d = 0
+        for k in range(flow.starts[b], flow.starts[b + 1]):
+            ins = code[k]
+            bit = 1 << ins.n
+            if ins.op == _PUSHVAR or (ins.op == _SETVAR and ins.pairs is not None):
+                if not d & bit:
+                    u |= bit  # a masked assignment reads the lanes it keeps
+            elif ins.op == _SETVAR:
+                d |= bit
+        use[b], defs[b] = u, d
+    live = [0] * nb
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(range(nb)):
+            out = 0
+            for t, _ in flow.edges[b]:
+                if t is not None:
+                    out |= live[t]
+            new = use[b] | (out & ~defs[b])
+            if new != live[b]:
+                live[b] = new
+                changed = True
+    return live
+
+
 def build(result: CompileResult) -> Program:
     """The typed IR of a compiled program (compile_source with inference)."""
+    try:
+        return _build(result, False)
+    except ExportError as exc:
+        if "depends on the path" not in exc.reason and "on one path" not in exc.reason:
+            raise
+        try:
+            return _build(result, True)
+        except ExportError:
+            raise exc from None
+
+
+def _build(result: CompileResult, split: bool) -> Program:
     program = result.program
     inference = result.inference
     if program is None or inference is None:
@@ -469,16 +572,27 @@ def build(result: CompileResult) -> Program:
         return Program({0: Block(0, (), [], Jump(None, False, None))}, [], [], 4,
                        source=result)
     spans = list(inference.spans)
-    seen: dict[tuple[int, int], dict[int, _Seen]] = {}
-    entry: dict[tuple[int, int], tuple[Val, ...]] = {}
-    # A block reached with several stack depths (a value left in an `if`, W005) is written
-    # once per depth, so each copy has a static stack.
-    for (b, _ctx, depth), st in sorted(flow.states.items()):
+    seen: dict[tuple, dict[int, _Seen]] = {}
+    entry: dict[tuple, tuple[Val, ...]] = {}
+    succ = None
+    items: list[tuple[tuple, State]]
+    if split:
+        got = _split(flow)
+        if got is None:
+            raise ExportError("too many copies when split by widths")
+        states, succ = got
+        items = sorted(states.items())
+    else:
+        # A block reached with several stack depths (a value left in an `if`, W005) is
+        # written once per depth, so each copy has a static stack.
+        items = [((b, depth), st) for (b, _ctx, depth), st in sorted(flow.states.items())]
+    for key, st in items:
+        b = key[0]
+        depth = -1 if st.deep else len(st.stack)
         if depth < 0 or st.deep:
             raise ExportError("paths reach one point with ever more values on the stack "
                               "(a value left in a loop block)",
                               spans[flow.starts[b]] if flow.starts[b] < len(spans) else None)
-        key = (b, depth)
         got = entry.get(key)
         entry[key] = st.stack if got is None else tuple(
             domain.join(x, y) for x, y in zip(got, st.stack, strict=True))
@@ -488,7 +602,8 @@ def build(result: CompileResult) -> Program:
             at = flow.starts[b] if exc.index is None else exc.index
             raise ExportError(exc.reason, spans[at] if at < len(spans) else None) from None
     ids = {key: i for i, key in enumerate(sorted(entry))}
-    builder = _Builder(result, flow, seen, entry, ids, dict(program.variables), spans)
+    builder = _Builder(result, flow, seen, entry, ids, dict(program.variables), spans,
+                       succ=succ)
     blocks = {ids[key]: builder.block(key) for key in sorted(entry)}
     for blk in blocks.values():
         ends = [blk.end] if isinstance(blk.end, Jump) else [blk.end.fall, blk.end.taken]

@@ -44,7 +44,7 @@ class Options:
     trace: bool = False
     # check results that can be a NaN made by arithmetic, and run such pixels again on the
     # exact path (psl/export/exact.py); off: smaller code that keeps the static widths
-    exact: bool = True
+    exact: bool = False
 
     def exact_name(self) -> str:
         return f"{self.name}_exact"
@@ -145,12 +145,15 @@ class Writer:
         return f"{self.lang.float4}({', '.join(parts)})"
 
     # --------------------------------------------------------------- expressions
+    def target_name(self, t: Ref) -> str:
+        return t.name
+
     def assign(self, a: Assign, pad: str) -> None:
         t = a.target
         decl = f"{self.lang.vec(t.width)} " if a.declare else ""
         e = a.expr
         if isinstance(e, Ref | Lit):
-            self.emit(pad, f"{decl}{t.name} = {self.op(e)};")
+            self.emit(pad, f"{decl}{self.target_name(t)} = {self.op(e)};")
             return
         if isinstance(e, Binary):
             self.binary(e, t, decl, pad)
@@ -160,38 +163,41 @@ class Writer:
                 self.block_expr(t, decl, pad, [f"{self.lang.float4} v = {self.pad4(e.value)};",
                                                *decls], expr)
             elif e.symbol == "-":
-                self.emit(pad, f"{decl}{t.name} = -{self.op(e.value)};")
+                self.emit(pad, f"{decl}{self.target_name(t)} = -{self.op(e.value)};")
             else:
-                self.emit(pad, f"{decl}{t.name} = {self.op(e.value)};")
+                self.emit(pad, f"{decl}{self.target_name(t)} = {self.op(e.value)};")
         elif isinstance(e, Call):
             if decl:
-                self.emit(pad, f"{decl}{t.name};")
+                self.emit(pad, f"{decl}{self.target_name(t)};")
             args = [self.pad4(a, e.padded_to) for a in e.args]
             self.emit(pad, "{")
-            for line in self.lang.builtin(e, args, t.name, t.width):
+            for line in self.lang.builtin(e, args, self.target_name(t), t.width):
                 self.emit(pad + "    ", line)
             self.emit(pad, "}")
         elif isinstance(e, Pick):
-            self.emit(pad, f"{decl}{t.name} = {self.pick(e)};")
+            self.emit(pad, f"{decl}{self.target_name(t)} = {self.pick(e)};")
         elif isinstance(e, Lanes):
-            self.emit(pad, f"{decl}{t.name} = {self.lanes(e)};")
+            self.emit(pad, f"{decl}{self.target_name(t)} = {self.lanes(e)};")
         if self.options.trace and a.declare and not isinstance(e, Ref | Lit):
             self.emit(pad, f"psl_trace({self.pad4(t)});")
         if a.check and self.options.exact:
-            # a NaN the VM would take for a missing lane: this pixel needs the exact path
-            self.emit(pad, f"if (psl_has_nan({t.name}))")
-            self.emit(pad, "{")
-            self.emit(pad, "    psl_block = -2;")
-            self.emit(pad, "    break;")
-            self.emit(pad, "}")
+            self.check_exit(self.target_name(t), pad)
+
+    def check_exit(self, name: str, pad: str) -> None:
+        """A NaN the VM would take for a missing lane: this pixel needs the exact path."""
+        self.emit(pad, f"if (psl_has_nan({name}))")
+        self.emit(pad, "{")
+        self.emit(pad, "    psl_block = -2;")
+        self.emit(pad, "    break;")
+        self.emit(pad, "}")
 
     def block_expr(self, t: Ref, decl: str, pad: str, decls: list[str], expr: str) -> None:
         if decl:
-            self.emit(pad, f"{decl}{t.name};")
+            self.emit(pad, f"{decl}{self.target_name(t)};")
         self.emit(pad, "{")
         for line in decls:
             self.emit(pad + "    ", line)
-        self.emit(pad + "    ", f"{t.name} = {self.lanes_of(expr, t.width)};")
+        self.emit(pad + "    ", f"{self.target_name(t)} = {self.lanes_of(expr, t.width)};")
         self.emit(pad, "}")
 
     @staticmethod
@@ -206,7 +212,7 @@ class Writer:
                 text = f"{self.first(e.left, m)} {e.symbol} {self.first(e.right, m)}"
             else:  # equal widths, or one float broadcast: the languages' own promotion
                 text = f"{self.op(e.left)} {e.symbol} {self.op(e.right)}"
-            self.emit(pad, f"{decl}{t.name} = {text};")
+            self.emit(pad, f"{decl}{self.target_name(t)} = {text};")
             return
         w = max(lw, rw)
         # Lanes where one side is the sentinel: && and || see NaN as true, as 1.0 is;
@@ -226,13 +232,13 @@ class Writer:
             return
         const = "1.0" if e.symbol == "!=" else "0.0"
         if decl:
-            self.emit(pad, f"{decl}{t.name};")
+            self.emit(pad, f"{decl}{self.target_name(t)};")
         self.emit(pad, "{")
         for line in decls:
             self.emit(pad + "    ", line)
         head = self.lanes_of(expr, narrow)
         parts = [head] + [const] * (w - narrow)
-        self.emit(pad + "    ", f"{t.name} = {self.lang.construct(w, parts)};")
+        self.emit(pad + "    ", f"{self.target_name(t)} = {self.lang.construct(w, parts)};")
         self.emit(pad, "}")
 
     def pick(self, e: Pick) -> str:

@@ -38,10 +38,10 @@ def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[
 
 
 def native_reply(result: CompileResult) -> dict[str, object]:
-    from psl.export import ExportError, build_text
+    from psl.export import ExportError, Options, build_text
 
-    try:
-        return {"fragment": build_text(result, "glsl")}
+    try:  # with the exact path: the playground shows the VM's pixels, NaN ones included
+        return {"fragment": build_text(result, "glsl", Options(exact=True))}
     except ExportError as exc:
         return {"error": str(exc)}
 

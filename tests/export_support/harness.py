@@ -95,7 +95,7 @@ class ExportRunner:
         import slangpy as spy
 
         self._spy = spy
-        base = options or Options()
+        base = options or Options(exact=True)  # the tests check every pixel
         parts = [_HEAD]
         cases = []
         for i, p in enumerate(programs):
