@@ -20,15 +20,17 @@ from psl.vm.samples import PixelCount, Sampled, run_samples
 Texture = np.ndarray | str | Path | None
 
 
-def program_slots(source_or_program: object) -> np.ndarray:
-    """Slots of PSL source text, a compiled `Program`, or slots already (float32 [n][4]).
+def program_slots(source_or_program: object, optimize: int = 1) -> np.ndarray:
+    """Slots of PSL source text (compiled at optimization level `optimize`, SPEC §10), a
+    compiled `Program`, or slots already (float32 [n][4]).
 
     Source with errors raises `psl.diagnostics.PslError` carrying the diagnostics.
     """
     if isinstance(source_or_program, str):
         from psl.compiler import compile_source
 
-        return compile_source(source_or_program).unwrap().slots()
+        return compile_source(source_or_program, lint=False,
+                              optimize=optimize).unwrap().slots()
     if isinstance(source_or_program, np.ndarray):
         return np.asarray(source_or_program, np.float32).reshape(-1, 4)
     slots = getattr(source_or_program, "slots", None)
@@ -71,16 +73,17 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
         is_avpro: bool = False, audiolink: Texture = None,
         button: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
         axis: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
-        max_jumps: int = LIMITS.jumps, stats: bool = False):
+        max_jumps: int = LIMITS.jumps, stats: bool = False, optimize: int = 1):
     """Render `frames` frames of a program at `size` = (width, height) and return the last
     one as float32 [H][W][4] (row 0 = smallest v, NaN lanes already zeroed).
 
     Frame k runs at `time + k / fps` and reads frame k-1 through `self()`. Textures are
     arrays [H][W][4] (row 0 = smallest v) or image paths (PNG/JPEG, or .npy); the AudioLink
     texture is indexed by AudioLink's (column, row). With `stats=True` returns
-    `(image, Stats)` where the statistics are those of the last frame.
+    `(image, Stats)` where the statistics are those of the last frame. Source text is
+    compiled at optimization level `optimize` (1, the default, or 0: SPEC §10).
     """
-    slots = program_slots(source_or_program)
+    slots = program_slots(source_or_program, optimize)
     width, height = size
     settings = RenderSettings(
         width=int(width), height=int(height), time=float(time), frames=int(frames),
@@ -109,6 +112,8 @@ class ProgramStats:
     #: deepens it without bound (psl.compiler.stats)
     max_stack: int | None
     sampled: Sampled
+    #: the same numbers for the -O0 code, when the program was optimized (SPEC §10)
+    unoptimized: ProgramStats | None = None
 
     @property
     def executed(self) -> tuple[int, int]:
@@ -133,6 +138,9 @@ class ProgramStats:
 
     def as_dict(self) -> dict[str, object]:
         s = self.sampled
+        extra: dict[str, object] = {}
+        if self.unoptimized is not None:
+            extra["unoptimized"] = self.unoptimized.as_dict()
         return {
             "instructions": {"count": self.instructions, "limit": LIMITS.instructions},
             "registers": {"count": self.registers, "limit": LIMITS.registers},
@@ -148,24 +156,33 @@ class ProgramStats:
                              "instructions": p.instructions, "jumps": p.jumps,
                              "hit_jump_limit": p.hit_jump_limit} for p in s.pixels],
             },
+            **extra,
         }
 
 
 def program_stats(source_or_program: str | Program, *, max_jumps: int = LIMITS.jumps,
-                  pixels: Sequence[tuple[int, int]] | None = None) -> ProgramStats:
+                  pixels: Sequence[tuple[int, int]] | None = None, optimize: int = 1,
+                  unoptimized: Program | None = None) -> ProgramStats:
     """The numbers of `psl check --stats` for PSL source text or a compiled `Program`.
 
     The executed counts come from frame 0 of the reference settings (SPEC §9, 64 x 64) at
-    `pixels` (x, y), by default the four corners and the centre. Source with errors raises
-    `psl.diagnostics.PslError` carrying the diagnostics.
+    `pixels` (x, y), by default the four corners and the centre. Source is compiled at
+    level `optimize` (SPEC §10); the -O0 code's numbers then come along as `unoptimized`
+    (for a compiled Program, pass its -O0 code as `unoptimized` to get them). Source with
+    errors raises `psl.diagnostics.PslError` carrying the diagnostics.
     """
     from psl.compiler import compile_source
     from psl.compiler.stats import static_stats
 
     if isinstance(source_or_program, str):
-        program = compile_source(source_or_program).unwrap()
+        result = compile_source(source_or_program, optimize=optimize)
+        program = result.unwrap()
+        unoptimized = result.unoptimized
     else:
         program = source_or_program
+    before = None if unoptimized is None else \
+        program_stats(unoptimized, max_jumps=max_jumps, pixels=pixels)
     static = static_stats(program)
     sampled = run_samples(program.slots(), pixels=pixels, max_jumps=max_jumps)
-    return ProgramStats(static.instructions, static.registers, static.max_stack, sampled)
+    return ProgramStats(static.instructions, static.registers, static.max_stack, sampled,
+                        before)

@@ -34,6 +34,10 @@ class BinaryOperator:
     # 1.0 or 0.0, while + - * / can (inf - inf, 0 * inf, 0 / 0). psl export checks the
     # others for a NaN the VM would take for a sentinel (docs/export.md).
     keeps_numbers: bool = False
+    # -O1 computes it at compile time on constant operands (docs/spec.md §10): its float32
+    # result is exactly specified (IEEE 754 rounding, or no rounding at all). Division
+    # folds only by a power of two (§10.3), the one case a GPU's divide is exact.
+    foldable: bool = True
 
 
 #: BINOP operand ids, in id order.
@@ -60,6 +64,7 @@ class UnaryOperator:
     symbol: str
     code: int  # the UNOP operand is the ASCII code of the operator
     doc: str
+    foldable: bool = True  # -O1 folds it on a constant (docs/spec.md §10)
 
 
 UNARY_OPERATORS: tuple[UnaryOperator, ...] = (
@@ -138,6 +143,12 @@ class Builtin:
     # they can (sqrt(-1), inf - inf, a texture holding inf) or where that is not known.
     # psl export checks the results of the others at run time (docs/export.md).
     keeps_numbers: bool = False
+    # samples a texture (self, camera, video, AudioLink): a GPU's sample may depend on where
+    # it runs (derivatives), so -O1 never moves one (docs/spec.md §10)
+    reads_texture: bool = False
+    # -O1 computes it at compile time on constant arguments: the result is exact (no
+    # rounding) and every implementation gives the same bits (docs/spec.md §10)
+    foldable: bool = False
 
 
 def _b(name: str, id_: int, arity: int, pad: bool, result: ResultDim, dim: int, doc: str,
@@ -259,6 +270,18 @@ _KEEPS_NUMBERS = frozenset({
 })
 BUILTINS = tuple(replace(b, keeps_numbers=True) if b.name in _KEEPS_NUMBERS else b
                  for b in BUILTINS)
+
+#: Builtins that sample a texture (Builtin.reads_texture).
+_READS_TEXTURE = frozenset({"self", "camera", "video"} | {
+    b.name for b in BUILTINS if b.extension == "audiolink"})
+#: Builtins -O1 folds on constants (Builtin.foldable): constructors, the swizzle and the
+#: per-lane functions whose result needs no rounding. Not min/max/clamp/saturate or sign
+#: (GPUs may treat -0 and +0 differently there), nor anything that rounds (frac, mod, lerp, dot, the
+#: transcendental functions), nor a builtin that reads the pixel or the frame.
+_FOLDABLE = frozenset({"float2", "float3", "float4", "swizzle", "abs", "floor", "ceil",
+                       "trunc", "step", "all", "any"})
+BUILTINS = tuple(replace(b, reads_texture=b.name in _READS_TEXTURE,
+                         foldable=b.name in _FOLDABLE) for b in BUILTINS)
 BUILTIN_BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 BUILTIN_BY_ID: dict[int, Builtin] = {b.id: b for b in BUILTINS}
 

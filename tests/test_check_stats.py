@@ -38,7 +38,9 @@ def counts(stats) -> list[tuple[int, int, bool]]:
 
 
 def check(*args: str):
-    return CliRunner().invoke(check_command, list(args))
+    """`psl check` at -O0 (the numbers below are the compiler's code; the -O1 line has its
+    own test)."""
+    return CliRunner().invoke(check_command, ["-O0", *args])
 
 
 # ---------------------------------------------------------------------- known numbers
@@ -46,7 +48,7 @@ def check(*args: str):
 def test_sample_pixels_are_the_corners_and_the_centre():
     assert corner_and_centre_pixels(64, 64) == SAMPLES
     assert corner_and_centre_pixels(1, 1) == ((0, 0),)
-    s = program_stats(STRAIGHT)
+    s = program_stats(STRAIGHT, optimize=0)
     assert [(p.x, p.y) for p in s.sampled.pixels] == list(SAMPLES)
     assert (s.sampled.width, s.sampled.height, s.sampled.time) == (64, 64, 1.25)
     assert s.sampled.pixels[0].u == 0.5 / 64 and s.sampled.pixels[4].v == 32.5 / 64
@@ -54,7 +56,7 @@ def test_sample_pixels_are_the_corners_and_the_centre():
 
 def test_straight_line_code():
     # uv, PUSHCONST pick, CALL swizzle, SETVAR x, PUSHVAR x, PUSHCONST 0, PUSHCONST 1, CALL
-    s = program_stats(STRAIGHT)
+    s = program_stats(STRAIGHT, optimize=0)
     assert (s.instructions, s.registers, s.max_stack) == (8, 1, 3)
     assert counts(s) == [(8, 0, False)] * 5
     assert s.uniform and s.executed == (8, 8) and s.jumps == (0, 0) and not s.cut_off
@@ -62,7 +64,7 @@ def test_straight_line_code():
 
 def test_if_else_takes_one_branch_per_pixel():
     # the then-branch runs its JUMP to the end (10 instructions), the else-branch does not (9)
-    s = program_stats(IF_ELSE)
+    s = program_stats(IF_ELSE, optimize=0)
     assert (s.instructions, s.registers, s.max_stack) == (12, 1, 2)
     assert counts(s) == [(10, 1, False), (9, 1, False), (10, 1, False), (9, 1, False),
                          (9, 1, False)]  # u < 0.5 only at x = 0
@@ -71,29 +73,29 @@ def test_if_else_takes_one_branch_per_pixel():
 
 def test_constant_bounded_loops():
     # while: 2 + 3 * (4 + 4 + 1) + 4 + 1; jumps: 3 JUMPs and the CONDJUMP out
-    s = program_stats(WHILE_3)
+    s = program_stats(WHILE_3, optimize=0)
     assert (s.instructions, s.registers, s.max_stack) == (12, 1, 2)
     assert counts(s) == [(34, 4, False)] * 5 and s.uniform
     # for: 4 + 4 * (4 + 1 + 4 + 1 + 4 + 1) + 4 + 1; three jumps per iteration and the exit
-    s = program_stats(FOR_4)
+    s = program_stats(FOR_4, optimize=0)
     assert (s.instructions, s.registers, s.max_stack) == (20, 2, 2)
     assert counts(s) == [(69, 13, False)] * 5 and s.uniform
 
 
 def test_jump_budget_cuts_pixels_off():
     # 2 + 7 per iteration; a pixel stops after its (limit + 1)th jump (SPEC §7.2)
-    s = program_stats(FOREVER)
+    s = program_stats(FOREVER, optimize=0)
     n = LIMITS.jumps + 1
     assert counts(s) == [(2 + 7 * n, n, True)] * 5
     assert s.uniform and len(s.cut_off) == 5
-    s = program_stats(FOREVER, max_jumps=10)
+    s = program_stats(FOREVER, max_jumps=10, optimize=0)
     assert counts(s) == [(79, 11, True)] * 5 and s.sampled.max_jumps == 10
 
 
 def test_loop_count_depending_on_uv():
     # ceil(10 u) iterations of 13 instructions, plus 11: u = 1/128 -> 1, 127/128 -> 10,
     # 65/128 -> 6
-    s = program_stats(BY_UV)
+    s = program_stats(BY_UV, optimize=0)
     assert (s.instructions, s.registers, s.max_stack) == (16, 1, 3)
     assert counts(s) == [(24, 2, False), (141, 11, False), (24, 2, False), (141, 11, False),
                          (89, 7, False)]
@@ -101,16 +103,16 @@ def test_loop_count_depending_on_uv():
 
 
 def test_some_pixels_hit_the_jump_budget():
-    s = program_stats("i = 0; while (i < uv().x * 4000) { i += 1; } i")
+    s = program_stats("i = 0; while (i < uv().x * 4000) { i += 1; } i", optimize=0)
     assert [(p.x, p.y) for p in s.cut_off] == [(63, 0), (63, 63), (32, 32)]
     assert s.jumps == (33, LIMITS.jumps + 1)
 
 
 def test_unbounded_and_too_deep_stacks():
-    s = program_stats(LEAKY_LOOP)
+    s = program_stats(LEAKY_LOOP, optimize=0)
     # three 5s left behind, then the two operands of the last loop test
     assert s.max_stack is None and s.sampled.max_stack == 5
-    s = program_stats(NESTED)
+    s = program_stats(NESTED, optimize=0)
     assert s.max_stack == 3 * 45 + 1 > LIMITS.stack and s.sampled.max_stack == s.max_stack
 
 
@@ -204,10 +206,10 @@ def test_corpus_stack_depth_is_reached():
 # ---------------------------------------------------------------------- pong
 
 def test_pong_numbers_match_psl_compile(tmp_path):
-    r = CliRunner().invoke(compile_command, [str(PONG), "--format", "json"])
+    r = CliRunner().invoke(compile_command, [str(PONG), "--format", "json", "-O0"])
     assert r.exit_code == 0, r.output
     compiled = json.loads(r.stdout)  # the warnings go to stderr
-    s = program_stats(PONG.read_text(encoding="utf-8"))
+    s = program_stats(PONG.read_text(encoding="utf-8"), optimize=0)
     assert s.instructions == compiled["instruction_count"] == len(compiled["instructions"])
     assert s.registers == compiled["registers"]
     assert (s.instructions, s.registers, s.max_stack) == (1624, 49, 7)
@@ -298,3 +300,14 @@ def test_json_output(prog):
         (0, 0, 24, 2), (63, 0, 141, 11), (0, 63, 24, 2), (63, 63, 141, 11), (32, 32, 89, 7)]
     r = check("--format", "json", "--stats", prog(LEAKY_LOOP, "leaky.psl"))
     assert json.loads(r.output)["stats"][0]["stack"]["deepest"] is None
+
+
+def test_optimized_stats_show_what_o0_would_execute(prog):
+    r = CliRunner().invoke(check_command, ["--stats", "--no-warnings", prog(BY_UV, "uv.psl")])
+    assert r.exit_code == 0, r.output
+    assert "  = optimized (-O1): at -O0 it would be 16 instructions, executing 24-141 per " \
+           "pixel (2-11 jumps)" in r.output.splitlines()
+    s = program_stats(PONG.read_text(encoding="utf-8"))
+    assert s.unoptimized is not None and s.unoptimized.instructions == 1624
+    assert s.instructions <= 1300
+    assert s.as_dict()["unoptimized"]["instructions"]["count"] == 1624

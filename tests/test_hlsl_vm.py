@@ -146,6 +146,29 @@ def test_corpus_matches_reference_vm(name):
     check_program(vm, compiled(source), frames, name, tol=WIDER_TOLERANCE.get(name, TOLERANCE))
 
 
+@pytest.mark.parametrize("name", list(MANIFEST["programs"]))
+def test_corpus_optimized_is_identical(name):
+    """-O1 against -O0 in the HLSL VM (docs/spec.md §10): every frame, bit for bit on the
+    pixels that finish within the jump budget at -O0, and never more jumps."""
+    info = MANIFEST["programs"][name]
+    source = (CORPUS / info["source"]).read_text()
+    result = compile_source(source, lint=False, optimize=1)
+    assert result.unoptimized is not None
+    uses_audiolink = "audiolink" in source.lower()
+    vm = build(audiolink=uses_audiolink)
+    frames = [replace(reference_inputs(k), audiolink=audiolink_texture() if uses_audiolink
+                      else None) for k in range(max(1, info["frames"]))]
+    previous = frames[0].self_texture
+    for k, inputs in enumerate(frames):  # each frame fed the -O0 run's previous frame
+        o0 = vm.render(result.unoptimized.slots(), replace(inputs, self_texture=previous))
+        o1 = vm.render(result.program.slots(), replace(inputs, self_texture=previous))
+        assert (o1.jumps <= o0.jumps).all(), f"{name} frame {k}"
+        done = o0.jumps <= registry.LIMITS.jumps
+        same = (o0.image.view(np.uint32) == o1.image.view(np.uint32)).all(axis=2)
+        assert same[done].all(), f"{name} frame {k}: {(~same & done).sum()} pixels differ"
+        previous = o0.image
+
+
 @pytest.mark.parametrize(("name", "function", "stand_in"), [
     ("scene_audiolink", "atan(uvCenter.y / uvCenter.x)", "(uvCenter.y / uvCenter.x)"),
 ])

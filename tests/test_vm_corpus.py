@@ -37,15 +37,25 @@ def frames_for(source: str) -> int:
     return 8 if "self(" in source.lower() else 1
 
 
-@pytest.fixture(scope="session")
-def corpus_renders():
+def _renders(optimize: int) -> dict:
     out = {}
     for name in RENDERED:
         entry = MANIFEST["programs"][name]
         source = (CORPUS / entry["source"]).read_text(encoding="utf-8")
-        slots = compile_source(source).unwrap().slots()
+        slots = compile_source(source, optimize=optimize).unwrap().slots()
         out[name] = render(slots, reference_settings(frames_for(source)), keep_frames=False)
     return out
+
+
+@pytest.fixture(scope="session")
+def corpus_renders():
+    return _renders(0)
+
+
+@pytest.fixture(scope="session")
+def corpus_renders_o1():
+    """The corpus at -O1 (docs/spec.md §10): the same goldens must hold."""
+    return _renders(1)
 
 
 def test_frames_rule_matches_manifest():
@@ -54,10 +64,12 @@ def test_frames_rule_matches_manifest():
         assert frames_for((CORPUS / entry["source"]).read_text()) == entry["frames"], name
 
 
+@pytest.mark.parametrize("level", [0, 1])
 @pytest.mark.parametrize("name", RENDERED)
-def test_matches_golden(corpus_renders, name):
+def test_matches_golden(request, name, level):
+    renders = request.getfixturevalue("corpus_renders" if level == 0 else "corpus_renders_o1")
     golden = np.load(CORPUS / MANIFEST["programs"][name]["golden"])
-    img = corpus_renders[name].last
+    img = renders[name].last
     assert img.shape == golden.shape and img.dtype == np.float32
     close = np.abs(img - golden) <= 1e-4
     assert close.mean() >= 0.995, f"{name}: {close.mean():.5f} of lanes within 1e-4"
@@ -88,8 +100,8 @@ def test_stats_cli_output_matches_manifest(tmp_path):
     name = "scene_mandelbrot"
     entry = MANIFEST["programs"][name]
     result = CliRunner().invoke(command, [
-        str(CORPUS / entry["source"]), "--size", "64x64", "--time", "1.25", "--stats",
-        "-o", str(tmp_path / "m.npy")])
+        str(CORPUS / entry["source"]), "-O0", "--size", "64x64", "--time", "1.25", "--stats",
+        "-o", str(tmp_path / "m.npy")])  # -O0: the manifest counts the original's code
     assert result.exit_code == 0, result.output
     assert (f"executed instructions per pixel: mean "
             f"{entry['exec_instructions_per_pixel_mean']:.3f}, "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from psl.cli.common import display_name, print_diagnostics, read_source
+from psl.cli.common import display_name, optimize_option, print_diagnostics, read_source
 from psl.compiler import check_source
 from psl.diagnostics import Diagnostic, render_json
 from psl.registry import LIMITS
@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 @click.option("--widths", "show_widths", is_flag=True,
               help="for programs without errors: the inferred width of every variable "
                    "read and assignment, and of the result")
+@optimize_option
 def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: bool,
-            show_widths: bool) -> None:
+            show_widths: bool, optimize: int) -> None:
     """Check PSL programs for errors and warnings (FILE may be - for stdin).
 
     With --stats or --widths, JSON output is an object {"diagnostics": [...], "stats":
@@ -44,14 +45,14 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
     stats: list[dict[str, object]] = []
     for path in files:
         source = read_source(path)
-        result = check_source(source)
+        result = check_source(source, optimize=optimize)
         diags = [d for d in result.diagnostics if d.is_error or not no_warnings]
         failed |= bool(result.errors)
         numbers = None
         if show_stats and result.program is not None:
             from psl.api import program_stats  # loads the VM only when asked
 
-            numbers = program_stats(result.program)
+            numbers = program_stats(result.program, unoptimized=result.unoptimized)
         inference = result.inference if show_widths else None
         if fmt == "json":
             collected.extend((display_name(path), d) for d in diags)
@@ -115,6 +116,12 @@ def format_stats(s: ProgramStats, path: str) -> str:
             f"{len(cut)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in cut)
         lines.append(f"  = warning: the jump budget cut off {whom}: they stop before the "
                      f"program's end, coloured by whatever is on top of the stack")
+    before = s.unoptimized
+    if before is not None:
+        blo, bhi = before.executed
+        bj = _span(*before.jumps)
+        lines.append(f"  = optimized (-O1): at -O0 it would be {before.instructions} "
+                     f"instructions, executing {_span(blo, bhi)} per pixel ({bj} jumps)")
     lines.append(f"  = note: counted by the reference VM at the corners and the centre of "
                  f"frame 0 of the reference settings ({sampled.width}x{sampled.height}, "
                  f"time {sampled.time:g}, SPEC §9)")

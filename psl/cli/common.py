@@ -10,6 +10,15 @@ import click
 from psl.diagnostics import Diagnostic, render_text
 
 
+def optimize_option(fn):
+    """`-O/--optimize 0|1` (SPEC §10): 1, the default, runs the bytecode optimizer; 0 gives
+    the original compiler's code."""
+    return click.option("-O", "--optimize", "optimize", type=click.IntRange(0, 1), default=1,
+                        show_default=True, metavar="0|1",
+                        help="optimization level: 1 optimizes the bytecode (SPEC §10), 0 "
+                             "emits the original compiler's code")(fn)
+
+
 def read_source(path: str) -> str:
     """Read a program; `-` is stdin. Undecodable bytes become U+FFFD so the lexer can point
     at them (E001) instead of the CLI failing with a traceback."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from psl.cli.common import print_diagnostics, read_source
+from psl.cli.common import optimize_option, print_diagnostics, read_source
 from psl.compiler import compile_source
 
 
@@ -19,13 +19,14 @@ from psl.compiler import compile_source
               show_default=True,
               help="bin: float32 little-endian slots; asm: listing; json: instructions")
 @click.option("--pad", is_flag=True, help="bin: pad to all 4092 slots (the material upload)")
-def command(file: str, output: str | None, fmt: str, pad: bool) -> None:
+@optimize_option
+def command(file: str, output: str | None, fmt: str, pad: bool, optimize: int) -> None:
     """Compile a PSL program to VM bytecode."""
     if output is not None and file != "-" and Path(output).resolve() == Path(file).resolve():
         raise click.BadParameter("the output would overwrite the source program",
                                  param_hint="-o")
     source = read_source(file)
-    result = compile_source(source)
+    result = compile_source(source, optimize=optimize)
     print_diagnostics(result.diagnostics, source, file, err=True)
     if result.program is None:
         sys.exit(1)

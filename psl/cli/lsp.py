@@ -6,13 +6,16 @@ import logging
 
 import click
 
+from psl.cli.common import optimize_option
+
 
 @click.command("lsp")
 @click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only "
               "transport; accepted because editor clients pass it).")
 @click.option("--log-file", type=click.Path(dir_okay=False), default=None,
               help="Append the server's log to this file (stderr by default).")
-def command(stdio: bool, log_file: str | None) -> None:
+@optimize_option
+def command(stdio: bool, log_file: str | None, optimize: int) -> None:
     """Run the PSL language server over stdio (needs the `lsp` extra: pip install psl[lsp])."""
     try:
         from psl.lsp.server import main
@@ -22,4 +25,4 @@ def command(stdio: bool, log_file: str | None) -> None:
             "install them with: pip install 'psl[lsp]'") from None
     logging.basicConfig(filename=log_file, level=logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-    main()
+    main(optimize)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from psl.cli.common import print_diagnostics, read_source
+from psl.cli.common import optimize_option, print_diagnostics, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS
 from psl.vm.images import OUTPUT_SUFFIXES, ImageError, load_texture, save_frames
@@ -93,13 +93,14 @@ def format_stats(stats: Stats) -> str:
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
+@optimize_option
 def command(file: str, output: str, size: tuple[int, int], time_: float, frames: int,
             fps: float, camera: np.ndarray | None, video: np.ndarray | None, avpro: bool,
             audiolink: np.ndarray | None, button, axis, max_jumps: int, show_stats: bool,
-            alpha: bool) -> None:
+            alpha: bool, optimize: int) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
     source = read_source(file)
-    result = compile_source(source)
+    result = compile_source(source, optimize=optimize)
     print_diagnostics(result.diagnostics, source, file, err=True)
     if result.program is None:
         sys.exit(1)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from psl.cli.common import optimize_option
+
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 
 
@@ -17,7 +19,8 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
               help="address to listen on; anything but loopback exposes FILE to the network")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
               help="port to listen on; 0 picks a free one (the URL shows which)")
-def command(file: Path | None, host: str, port: int) -> None:
+@optimize_option
+def command(file: Path | None, host: str, port: int, optimize: int) -> None:
     """Start a local playground in the browser for FILE (or a default program).
 
     The page compiles as you type and renders with a WebGL2 port of the VM. Edits saved to
@@ -25,19 +28,19 @@ def command(file: Path | None, host: str, port: int) -> None:
     Stop with Ctrl-C.
     """
     try:
-        asyncio.run(_serve(file, host, port))
+        asyncio.run(_serve(file, host, port, optimize))
     except KeyboardInterrupt:
         pass
 
 
-async def _serve(file: Path | None, host: str, port: int) -> None:
+async def _serve(file: Path | None, host: str, port: int, optimize: int = 1) -> None:
     from psl.serve import ServeOptions, start_server
 
     allowed = LOOPBACK_NAMES | {host.lower(), f"[{host.lower()}]"}
     # Listening on every address: names are unknown, so the Host check is off there.
     wildcard = host in ("", "0.0.0.0", "::")
     options = ServeOptions(program=file.resolve() if file else None,
-                           allowed_hosts=None if wildcard else allowed)
+                           allowed_hosts=None if wildcard else allowed, optimize=optimize)
     try:
         server = await start_server(options, host, port)
     except OSError as exc:

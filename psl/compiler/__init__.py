@@ -13,6 +13,7 @@ from psl.compiler import codegen, link
 from psl.compiler.ir import NAN, Ins
 from psl.diagnostics import Diagnostic, PslError, Span, make
 from psl.infer import Inference, infer
+from psl.optimize import optimize as optimize_program
 from psl.registry import LIMITS, Op
 from psl.syntax import ast
 from psl.syntax.parser import parse
@@ -31,6 +32,11 @@ class CompileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ast: ast.Program | None = None
     inference: Inference | None = None  # width inference, when the program compiled
+    #: the -O0 program when `program` is optimized (else None: `program` is the -O0 code)
+    unoptimized: Program | None = None
+    #: when `program` is optimized: for each of its instructions, the index of the -O0
+    #: instruction it comes from (its source span is that one's)
+    origin: list[int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -46,15 +52,21 @@ class CompileResult:
         return self.program
 
 
-def check_source(source: str) -> CompileResult:
+def check_source(source: str, optimize: int = 0) -> CompileResult:
     """Diagnostics for `psl check`. The limits are only known after inlining, so checking
     compiles the program too."""
-    return compile_source(source)
+    return compile_source(source, optimize=optimize)
 
 
-def compile_source(source: str, lint: bool = True) -> CompileResult:
+def compile_source(source: str, lint: bool = True, optimize: int = 0) -> CompileResult:
     """Compile PSL source. `lint=False` skips width inference and its warnings (the
-    program is the same; `psl run` and the differential tests need only the code)."""
+    program is the same; `psl run` and the differential tests need only the code).
+
+    `optimize`: 0 gives the code of SPEC §6 (the original compiler's), 1 runs the -O1
+    optimizer (SPEC §10) on it. This function defaults to 0, the code both compilers must
+    agree on; the commands and `psl.run` default to 1. Diagnostics are the same at both
+    levels (they come from the -O0 code), and so is `inference` (the widths of the -O0 code;
+    `unoptimized` holds that code)."""
     parsed = parse(source)
     if parsed.program is None:
         return CompileResult(None, parsed.diagnostics)
@@ -87,7 +99,17 @@ def compile_source(source: str, lint: bool = True) -> CompileResult:
     if lint:
         code_sites = [s for item, s in zip(items, sites, strict=True) if isinstance(item, Ins)]
         _infer(result, [ins.span for ins in linked.code], code_sites)
+    if optimize:
+        _optimize(result, optimize)
     return result
+
+
+def _optimize(result: CompileResult, level: int) -> None:
+    program = result.program
+    assert program is not None
+    optimized, origin = optimize_program(program, level)
+    if optimized is not program:
+        result.unoptimized, result.program, result.origin = program, optimized, origin
 
 
 def _final_span(body: ast.Block) -> Span | None:

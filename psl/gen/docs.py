@@ -35,6 +35,8 @@ OUTPUTS: dict[str, str] = {
 def context() -> dict[str, object]:
     return {
         "builtins": registry.BUILTINS,
+        "binops": registry.BINARY_OPERATORS,
+        "unops": registry.UNARY_OPERATORS,
         "result": _result,
         "catalogue": list(CATALOGUE.values()),
         "core": [b.name for b in registry.BUILTINS if not b.extension],

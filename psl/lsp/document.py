@@ -72,9 +72,13 @@ def _by_position(widths: dict[Span, frozenset[int]]) -> dict[tuple[int, int], fr
     return out
 
 
-def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> Document:
+def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16,
+            optimize: int = 1) -> Document:
+    """`optimize`: the level the program is compiled at (SPEC §10); diagnostics and widths
+    are the same at both (they come from the -O0 code)."""
     tokens, _ = scan(text, lenient=True)
-    return Document(uri, text, LineIndex(text, encoding), tokens, compile_source(text))
+    return Document(uri, text, LineIndex(text, encoding), tokens,
+                    compile_source(text, optimize=optimize))
 
 
 def token_at(doc: Document, offset: int) -> Token | None:

@@ -29,8 +29,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class PslLanguageServer(LanguageServer):
-    def __init__(self) -> None:
+    def __init__(self, optimize: int = 1) -> None:
         super().__init__("psl", __version__)
+        self.optimize = optimize  # compile level (SPEC §10), `psl lsp -O`
         self.documents: dict[str, Document] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
 
@@ -39,7 +40,7 @@ class PslLanguageServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is None or doc.text != text:
             encoding = str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
-            doc = analyse(uri, text, encoding)
+            doc = analyse(uri, text, encoding, self.optimize)
             self.documents[uri] = doc
         return doc
 
@@ -76,8 +77,8 @@ def _safe(default: object = None) -> Callable[[F], F]:
     return wrap
 
 
-def create_server() -> PslLanguageServer:
-    server = PslLanguageServer()
+def create_server(optimize: int = 1) -> PslLanguageServer:
+    server = PslLanguageServer(optimize)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PslLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -173,6 +174,6 @@ def create_server() -> PslLanguageServer:
     return server
 
 
-def main() -> None:
+def main(optimize: int = 1) -> None:
     """Serve on stdin/stdout until the client says exit."""
-    create_server().start_io()
+    create_server(optimize).start_io()

@@ -47,6 +47,7 @@ class ServeOptions:
     #: Host header names accepted (None: any). Pinning them stops DNS rebinding: another
     #: site's name resolving to 127.0.0.1 cannot make the page's origin its own.
     allowed_hosts: frozenset[str] | None = None
+    optimize: int = 1  # compile level of the page's programs (SPEC §10), `psl serve -O`
 
 
 PROGRAM_FILE = web.AppKey("program_file", ProgramFile)
@@ -166,7 +167,8 @@ async def compile_(request: web.Request) -> web.Response:
     # other requests) responsive.
     loop = asyncio.get_running_loop()
     reply = await loop.run_in_executor(None, compile_reply, body["source"],
-                                       body.get("native") is True)
+                                       body.get("native") is True,
+                                       request.app[OPTIONS].optimize)
     return web.json_response(reply)
 
 

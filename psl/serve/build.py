@@ -7,16 +7,18 @@ of the float32 little-endian bytes, exactly what `psl compile --pad` writes.
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from functools import lru_cache
 
 from psl.compiler import CompileResult, check_source
 from psl.registry import LIMITS
 
 
-def compile_reply(source: str, native: bool = False) -> dict[str, object]:
-    """Diagnostics and slots; with `native`, also the program exported as a GLSL fragment
-    shader (psl export --target glsl), or why it cannot be exported."""
-    result = check_source(source)
+def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[str, object]:
+    """Diagnostics and slots (at optimization level `optimize`, SPEC §10); with `native`,
+    also the program exported as a GLSL fragment shader (psl export --target glsl), or why
+    it cannot be exported."""
+    result = check_source(source, optimize=optimize)
     reply: dict[str, object] = {
         "ok": result.program is not None,
         "diagnostics": [d.as_dict() for d in result.diagnostics],
@@ -28,8 +30,10 @@ def compile_reply(source: str, native: bool = False) -> dict[str, object]:
         reply["slot_count"] = LIMITS.slots
         reply["instructions"] = len(result.program.instructions)
         reply["registers"] = result.program.registers
-        if native:
-            reply["native"] = native_reply(result)
+        if native:  # psl export reads the -O0 code (its inference is that code's)
+            reply["native"] = native_reply(
+                result if result.unoptimized is None else
+                replace(result, program=result.unoptimized, unoptimized=None))
     return reply
 
 

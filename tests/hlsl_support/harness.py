@@ -129,7 +129,7 @@ class SlangVM:
     UPLOADS = ("buffer", "cbuffer", "arrays")
 
     def __init__(self, cginc_dir: Path, cache_dir: Path | None = None,
-                 audiolink: bool = False, upload: str = "buffer") -> None:
+                 audiolink: bool = False, upload: str = "buffer", device: str = "cpu") -> None:
         import slangpy as spy
 
         if upload not in self.UPLOADS:
@@ -154,7 +154,8 @@ class SlangVM:
         if cache_dir is not None:
             cache_dir.mkdir(parents=True, exist_ok=True)
             kwargs["shader_cache_path"] = str(cache_dir)
-        self.device = spy.Device(type=spy.DeviceType.cpu, compiler_options=options,
+        # `device`: a slangpy DeviceType name (bench/bench_vm_gpu.py: cuda, vulkan, …)
+        self.device = spy.Device(type=getattr(spy.DeviceType, device), compiler_options=options,
                                  enable_hot_reload=False, **kwargs)
         program = self.device.load_program(ENTRY_MODULE, [ENTRY_POINT])
         self.kernel = self.device.create_compute_kernel(program)

@@ -1,0 +1,109 @@
+"""The bytecode optimizer (`-O1`, docs/spec.md §10): a Program in, a Program out that every
+pixel finishing within the jump budget computes bit for bit the same, with no more taken
+jumps on any path. One module per pass, run in this order:
+
+    loops       for-loop layout: one taken jump per iteration instead of three
+    then, repeated until the code no longer changes (at most MAX_ROUNDS rounds):
+      fold        constant folding with the VM's own operators
+      constprop   registers that hold one constant on every path become PUSHCONSTs
+      copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
+      dse         dead stores, with the expression that computed them
+      forward     a value stored and read once in a block is computed where it is read
+      jumps       jump threading, jumps to the next instruction, unreachable code
+      unroll      a loop that runs a count known exactly becomes that many copies
+    hoist       register-free, texture-free expressions computed once at the start
+    renumber    registers numbered by first appearance
+
+A program outside what the passes reason about (`code.stack_depths` says which) comes back
+unchanged."""
+
+from __future__ import annotations
+
+import math
+
+from psl.bytecode import Instruction, Program, f32, operand_number
+from psl.optimize import (
+    constprop,
+    copyprop,
+    dse,
+    fold,
+    forward,
+    hoist,
+    jumps,
+    loops,
+    renumber,
+    unroll,
+)
+from psl.optimize.code import Code, bits, is_jump, stack_depths
+from psl.registry import LIMITS, Op
+
+MAX_ROUNDS = 32
+ROUND = (fold, constprop, copyprop, dse, forward, jumps, unroll)
+LEVELS = (0, 1)
+
+
+def to_code(program: Program) -> Code | None:
+    """The working form, or None when the program is outside what the passes handle."""
+    n = len(program.instructions)
+    ops: list[int] = []
+    args: list = []
+    for ins in program.instructions:
+        op = int(ins.op)
+        a = tuple(ins.operand)
+        if op == Op.END or op > Op.CONDJUMP:
+            return None
+        if op in (Op.JUMP, Op.CONDJUMP):
+            slot = operand_number(a[0])
+            if slot % 2 or slot // 2 > n:
+                return None
+            a = (float(slot // 2), *a[1:])
+        elif op in (Op.PUSHVAR, Op.SETVAR):
+            if not (a[0] == a[0] and 0 <= a[0] < LIMITS.registers and a[0] == int(a[0])):
+                return None
+        ops.append(op)
+        args.append(a)
+    code = Code(ops, args, list(range(n)), dict(program.variables))
+    return code if stack_depths(code) is not None else None
+
+
+def to_program(code: Code) -> Program:
+    out = []
+    for op, a in zip(code.ops, code.args, strict=True):
+        if is_jump(op):
+            a = (float(2 * int(a[0])), *a[1:])
+        lanes = tuple(math.nan if x != x else f32(x) for x in a)
+        out.append(Instruction(Op(op), lanes))  # type: ignore[arg-type]
+    regs = {int(a[0]) for op, a in zip(code.ops, code.args, strict=True)
+            if op in (Op.PUSHVAR, Op.SETVAR)}
+    return Program(out, registers=max(regs) + 1 if regs else 0, variables=dict(code.names))
+
+
+def _same(a: Code, b: Code) -> bool:
+    return a.ops == b.ops and [bits(x) for x in a.args] == [bits(x) for x in b.args]
+
+
+def optimize_code(code: Code) -> Code:
+    code = loops.run(code)
+    for _ in range(MAX_ROUNDS):
+        before = code
+        for p in ROUND:
+            code = p.run(code)
+        if _same(before, code):
+            break
+    code = hoist.run(code)
+    return renumber.run(code)
+
+
+def optimize(program: Program, level: int = 1) -> tuple[Program, list[int]]:
+    """The program at optimization `level` (0: unchanged), and for each of its instructions
+    the index of the -O0 instruction it comes from."""
+    if level not in LEVELS:
+        raise ValueError(f"optimization level must be one of {LEVELS}, got {level}")
+    code = to_code(program) if level else None
+    if code is None:
+        return program, list(range(len(program.instructions)))
+    code = optimize_code(code)
+    return to_program(code), code.origin
+
+
+__all__ = ["LEVELS", "optimize", "optimize_code"]
