@@ -60,6 +60,9 @@ def to_code(program: Program) -> Code | None:
         elif op in (Op.PUSHVAR, Op.SETVAR):
             if not (a[0] == a[0] and 0 <= a[0] < LIMITS.registers and a[0] == int(a[0])):
                 return None
+        elif op in (Op.BINOP, Op.UNOP, Op.CALL):  # an operator or builtin number
+            if not (a[0] == a[0] and 0 <= a[0] < 2**31 and a[0] == int(a[0])):
+                return None
         ops.append(op)
         args.append(a)
     code = Code(ops, args, list(range(n)), dict(program.variables))

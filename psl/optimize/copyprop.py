@@ -22,12 +22,12 @@ def run(code: Code) -> Code:
         for k in range(start, end):
             op = ops[k]
             if op == PUSHVAR:
+                # the value equals r (not r's source: facts then only ever get lost, so the
+                # analysis converges; a chain of copies resolves over rounds)
                 r = int(args[k][0])
                 src = state[r]
-                if src != NONE:
-                    if rewrite:
-                        args[k] = (float(src), *args[k][1:])  # type: ignore[assignment]
-                    r = src
+                if rewrite and src != NONE:
+                    args[k] = (float(src), *args[k][1:])  # type: ignore[assignment]
                 stack.append(r)
                 continue
             popped = [stack.pop() if stack else NONE for _ in range(pops(code, k))]
