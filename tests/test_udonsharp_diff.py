@@ -146,7 +146,8 @@ def test_pathological_programs(host, monkeypatch):
     # reference() (in mismatches) compiles each again: reuse these results
     psl_compile = compile_source
     monkeypatch.setitem(globals(), "compile_source",
-                        lambda src: compiled[src] if src in compiled else psl_compile(src))
+                        lambda src, optimize=0: compiled[src] if src in compiled and not optimize
+                        else psl_compile(src, optimize=optimize))
     problems = []
     for problem in mismatches(host, sources):  # "#K ...": K is the program's index
         problems.append(f"{names[int(problem[1:problem.index(' ')])]}: {problem}")
@@ -269,7 +270,8 @@ def test_behaviours(host):
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["compile_local"]
-    program = compile_source("x = 1; x").program
+    # these Compilers keep `optimize` at its default, on: -O1
+    program = compile_source("x = 1; x", optimize=1).program
     assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
                                   f"{program.registers} registers")
     assert out["compile_uploads"] == LIMITS.upload_arrays
@@ -286,7 +288,7 @@ def test_behaviours(host):
     largest = out["largest"]
     assert len(largest.encode("utf-16-le")) // 2 == LIMITS.source_chars
     assert len(largest.encode("utf-8")) <= LIMITS.sync_bytes
-    program = compile_source(largest).program
+    program = compile_source(largest, optimize=1).program
     assert out["max_out"] == (f"compiled: {len(program.instructions)} instructions, "
                               f"{program.registers} registers")
     assert out["max_synced"]
