@@ -270,8 +270,8 @@ def test_behaviours(host):
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["compile_local"]
-    # these Compilers keep `optimize` at its default, on: -O1
-    program = compile_source("x = 1; x", optimize=1).program
+    # these Compilers keep `optimize` at its default, off: -O0
+    program = compile_source("x = 1; x", optimize=0).program
     assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
                                   f"{program.registers} registers")
     assert out["compile_uploads"] == LIMITS.upload_arrays
@@ -288,7 +288,7 @@ def test_behaviours(host):
     largest = out["largest"]
     assert len(largest.encode("utf-16-le")) // 2 == LIMITS.source_chars
     assert len(largest.encode("utf-8")) <= LIMITS.sync_bytes
-    program = compile_source(largest, optimize=1).program
+    program = compile_source(largest, optimize=0).program
     assert out["max_out"] == (f"compiled: {len(program.instructions)} instructions, "
                               f"{program.registers} registers")
     assert out["max_synced"]

@@ -71,15 +71,15 @@ def overlap(host) -> dict:
 
 
 @functools.cache
-def psl(path: Path) -> tuple[np.ndarray | None, str]:
-    """(padded slot bits or None, output.text) as the reference compiler has them at -O1
-    (the --overlap Compiler keeps `optimize` at its default, on; the list mode of the host
-    drives both settings through Update(), tests/test_udonsharp_diff.py)."""
+def psl(path: Path, level: int = 0) -> tuple[np.ndarray | None, str]:
+    """(padded slot bits or None, output.text) as the reference compiler has them at -O`level`
+    (the --overlap Compiler keeps `optimize` at its default, off: -O0; the list mode of the
+    host drives both settings through Update(), tests/test_udonsharp_diff.py)."""
     src = path.read_text(encoding="utf-8")
-    slots, error = reference(src, 1)
+    slots, error = reference(src, level)
     if slots is None:
         return None, error
-    program = compile_source(src, optimize=1).program
+    program = compile_source(src, optimize=level).program
     assert program is not None
     return slots, (f"compiled: {len(program.instructions)} instructions, "
                    f"{program.registers} registers")
@@ -183,7 +183,7 @@ def test_list_mode_counts_frames(host, sliced):
     assert pong0.ok and pong0.upload_events == 1 and pong0.uploads == 4
     assert np.array_equal(pong0.slots, reference(B.read_text(encoding="utf-8"))[0])
     assert pong.ok and pong.upload_events == 1 and pong.uploads == 4
-    slots, text = psl(B)
+    slots, text = psl(B, 1)
     assert pong.out == text and pong.slots is not None and np.array_equal(pong.slots, slots)
     assert small.ok and small.upload_events == 1 and small.optimized.ok
 
