@@ -108,6 +108,12 @@ class Limits:
     # Instruction counts in E030 messages saturate above this (only exponential inlining
     # gets there); both compilers print count_cap + 1 then.
     count_cap: int = 10**18
+    # -O1 (docs/spec.md §10) keeps its work proportional to the program: at most this many
+    # rounds of its passes (the corpus settles within 6), and a program whose loops nest
+    # deeper than this (each nesting level adds a sweep to every dataflow solve, and counted
+    # loops unroll into each other round after round) is left unchanged.
+    optimize_rounds: int = 8
+    optimize_loop_nesting: int = 8
 
 
 LIMITS = Limits()

@@ -95,7 +95,7 @@ def test_compile_cli_writes_the_program(tmp_path):
     out = tmp_path / "prog.bin"
     proc = psl("compile", "-", "-o", str(out), input=case.source)
     assert proc.returncode == 0
-    assert out.read_bytes() == compile_source(case.source).unwrap().to_bytes()
+    assert out.read_bytes() == compile_source(case.source, optimize=1).unwrap().to_bytes()
     assert [line for line in proc.stderr.splitlines() if line.startswith("<stdin>:")] == [
         f"<stdin>:{e.line}:{e.column}: {_severity(e.code)}[{e.code}]: {e.message}"
         for e in case.expected]

@@ -3,7 +3,7 @@ pixel finishing within the jump budget computes bit for bit the same, with no mo
 jumps on any path. One module per pass, run in this order:
 
     loops       for-loop layout: one taken jump per iteration instead of three
-    then, repeated until the code no longer changes (at most MAX_ROUNDS rounds):
+    then, repeated until the code no longer changes (at most LIMITS.optimize_rounds rounds):
       fold        constant folding with the VM's own operators
       constprop   registers that hold one constant on every path become PUSHCONSTs
       copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
@@ -14,8 +14,8 @@ jumps on any path. One module per pass, run in this order:
     hoist       register-free, texture-free expressions computed once at the start
     renumber    registers numbered by first appearance
 
-A program outside what the passes reason about (`code.stack_depths` says which) comes back
-unchanged."""
+A program outside what the passes reason about (`code.stack_depths` says which), or whose
+loops nest deeper than LIMITS.optimize_loop_nesting, comes back unchanged."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from psl.optimize import (
 from psl.optimize.code import Code, bits, is_jump, stack_depths
 from psl.registry import LIMITS, Op
 
-MAX_ROUNDS = 32
+MAX_ROUNDS = LIMITS.optimize_rounds
 ROUND = (fold, constprop, copyprop, dse, forward, jumps, unroll)
 LEVELS = (0, 1)
 
@@ -65,8 +65,28 @@ def to_code(program: Program) -> Code | None:
                 return None
         ops.append(op)
         args.append(a)
+    if loop_nesting(ops, args) > LIMITS.optimize_loop_nesting:
+        return None
     code = Code(ops, args, list(range(n)), dict(program.variables))
     return code if stack_depths(code) is not None else None
+
+
+def loop_nesting(ops: list[int], args: list) -> int:
+    """The most loops around one instruction (jump operands are instruction indices): a
+    backward jump (target at or before itself) spans [target, jump]; the answer is the most
+    spans any instruction lies in."""
+    delta = [0] * (len(ops) + 1)
+    for i, (op, a) in enumerate(zip(ops, args, strict=True)):
+        if op in (Op.JUMP, Op.CONDJUMP):
+            target = int(a[0])  # to_code has made it an instruction index
+            if target <= i:
+                delta[target] += 1
+                delta[i + 1] -= 1
+    deepest = depth = 0
+    for d in delta:
+        depth += d
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def to_program(code: Code) -> Program:
