@@ -157,3 +157,5 @@ def test_optimizer_tables_come_from_the_registry():
                                          range(max(registry.UNOP_BY_CODE) + 1),
                                          registry.UNOP_BY_CODE)
     assert "public bool optimize = false;" in text
+    assert f"OPT_MAX_ROUNDS = {registry.LIMITS.optimize_rounds};" in text
+    assert f"OPT_LOOP_NESTING = {registry.LIMITS.optimize_loop_nesting};" in text
