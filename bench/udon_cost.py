@@ -21,7 +21,8 @@ its JSON read and summarised; a program that reached the frame cap (NOT-FINISHED
 timed out is flagged on its row.
 
 Usage:
-  python bench/udon_cost.py [--budget 2500] [--ours-dir DIR] [--frame-cap N] [--only WORD ...]
+  python bench/udon_cost.py [--budget 2500] [--ours-dir DIR | --optimize 0|1] [--frame-cap N]
+                            [--only WORD ...] [--out DIR]
                             [--skip-corpus | --skip-pathological] [--strict] [-- TOOL-ARGS]
 
 Exit status: 0 done; 1 a run failed validation, or an in-world outcome differs from the
@@ -235,6 +236,23 @@ def report(summaries: list[dict], budget: int, measured: str) -> str:
     return "\n".join(L) + "\n"
 
 
+def generate(folder: Path, optimize: int) -> Path:
+    """`psl-gen udonsharp` of this checkout into `folder`, the Compiler's `optimize` field set."""
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-c", "import sys; from psl.cli.gen import main; "
+                    "sys.argv[0] = 'psl-gen'; sys.exit(main())", "udonsharp", "--out", str(folder)],
+                   check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                   stdout=subprocess.DEVNULL)
+    cs = folder / "Compiler.cs"
+    text, n = re.subn(r"public bool optimize = (true|false);",
+                      f"public bool optimize = {'true' if optimize else 'false'};",
+                      cs.read_text(encoding="utf-8"))
+    if n != 1:
+        raise SystemExit("udon_cost: no `public bool optimize` field in the generated Compiler.cs")
+    cs.write_text(text, encoding="utf-8")
+    return folder
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -254,6 +272,10 @@ def main() -> int:
                     help="build/run folder and the generated programs (default %(default)s)")
     ap.add_argument("--ours-dir", help="measure this folder's generated Compiler.cs instead of "
                                        "running psl-gen udonsharp on this checkout")
+    ap.add_argument("--optimize", type=int, choices=(0, 1),
+                    help="the Compiler's `optimize` field: generate Compiler.cs with it set "
+                         "(default: the template's default, off) and measure that; with --out, "
+                         "keeps -O1 results apart from the committed ones")
     ap.add_argument("--frame-cap", type=int,
                     help="most frames after Compile() (passed on when measure.py takes it)")
     ap.add_argument("--only", nargs="*", help="only programs whose names contain these words")
@@ -274,6 +296,8 @@ def main() -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)
     common = list(args.extra)
+    if args.optimize is not None and not args.ours_dir:
+        args.ours_dir = str(generate(args.work / f"ours-o{args.optimize}", args.optimize))
     if args.ours_dir:
         common += ["--ours-dir", str(Path(args.ours_dir).resolve())]
     if args.only:

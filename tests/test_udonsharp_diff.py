@@ -31,9 +31,10 @@ def host(tmp_path_factory) -> Path:
     return csbuild.shared_host(tmp_path_factory)
 
 
-def reference(src: str) -> tuple[np.ndarray | None, str]:
-    """(padded slot bits, "") on success, else (None, the first error as the C# prints it)."""
-    result = compile_source(src)
+def reference(src: str, level: int = 0) -> tuple[np.ndarray | None, str]:
+    """(padded slot bits, "") on success, else (None, the first error as the C# prints it),
+    at optimization level `level` (the Compiler's `optimize` off: 0, on: 1)."""
+    result = compile_source(src) if level == 0 else compile_source(src, optimize=level)
     if result.ok:
         assert result.program is not None
         return result.program.slots(pad=True).view(np.uint32), ""
@@ -42,31 +43,40 @@ def reference(src: str) -> tuple[np.ndarray | None, str]:
 
 
 def mismatches(host: Path, sources: list[str]) -> list[str]:
+    """Differences between the C# and psl, at both settings of `optimize` (the host compiles
+    each program with it off, then on)."""
     problems = []
-    for k, (src, got) in enumerate(zip(sources, csbuild.run_batch(host, sources), strict=True)):
-        label = f"#{k} {src[:60]!r}"
-        if got.exception:
-            problems.append(f"{label}: exception {got.exception[:300]}")
-            continue
-        if got.uploads and got.upload_events != 1:
-            problems.append(f"{label}: {got.uploads} arrays uploaded over {got.upload_events} "
-                            "events (a program is uploaded within one event)")
-        slots, error = reference(src)
-        if slots is None:
-            if got.uploads:
-                problems.append(f"{label}: uploaded although psl rejects it ({error})")
-            if got.out != error:
-                problems.append(f"{label}: error differs\n  psl: {error}\n  c# : {got.out}")
-            continue
-        if not got.ok or got.slots is None:
-            problems.append(f"{label}: psl compiles it, C# says {got.out!r}")
-            continue
-        if not np.array_equal(slots, got.slots):
-            diff = np.nonzero((slots != got.slots).any(axis=1))[0]
-            same_nan = np.array_equal(np.isnan(slots.view(np.float32)),
-                                      np.isnan(got.slots.view(np.float32)))
-            problems.append(f"{label}: slots differ from slot {diff[0]} (NaN lanes agree: "
-                            f"{same_nan}): psl {slots[diff[0]]} c# {got.slots[diff[0]]}")
+    for k, (src, res) in enumerate(zip(sources, csbuild.run_batch(host, sources), strict=True)):
+        for level, got in ((0, res), (1, res.optimized)):
+            assert got is not None
+            problems += _mismatch(f"#{k} -O{level} {src[:60]!r}", src, got, level)
+    return problems
+
+
+def _mismatch(label: str, src: str, got: csbuild.HostResult, level: int) -> list[str]:
+    problems: list[str] = []
+    if got.exception:
+        problems.append(f"{label}: exception {got.exception[:300]}")
+        return problems
+    if got.uploads and got.upload_events != 1:
+        problems.append(f"{label}: {got.uploads} arrays uploaded over {got.upload_events} "
+                        "events (a program is uploaded within one event)")
+    slots, error = reference(src, level)
+    if slots is None:
+        if got.uploads:
+            problems.append(f"{label}: uploaded although psl rejects it ({error})")
+        if got.out != error:
+            problems.append(f"{label}: error differs\n  psl: {error}\n  c# : {got.out}")
+        return problems
+    if not got.ok or got.slots is None:
+        problems.append(f"{label}: psl compiles it, C# says {got.out!r}")
+        return problems
+    if not np.array_equal(slots, got.slots):
+        diff = np.nonzero((slots != got.slots).any(axis=1))[0]
+        same_nan = np.array_equal(np.isnan(slots.view(np.float32)),
+                                  np.isnan(got.slots.view(np.float32)))
+        problems.append(f"{label}: slots differ from slot {diff[0]} (NaN lanes agree: "
+                        f"{same_nan}): psl {slots[diff[0]]} c# {got.slots[diff[0]]}")
     return problems
 
 
@@ -136,7 +146,8 @@ def test_pathological_programs(host, monkeypatch):
     # reference() (in mismatches) compiles each again: reuse these results
     psl_compile = compile_source
     monkeypatch.setitem(globals(), "compile_source",
-                        lambda src: compiled[src] if src in compiled else psl_compile(src))
+                        lambda src, optimize=0: compiled[src] if src in compiled and not optimize
+                        else psl_compile(src, optimize=optimize))
     problems = []
     for problem in mismatches(host, sources):  # "#K ...": K is the program's index
         problems.append(f"{names[int(problem[1:problem.index(' ')])]}: {problem}")
@@ -266,7 +277,8 @@ def test_behaviours(host):
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["compile_local"]
-    program = compile_source("x = 1; x").program
+    # these Compilers keep `optimize` at its default, off: -O0
+    program = compile_source("x = 1; x", optimize=0).program
     assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
                                   f"{program.registers} registers")
     assert out["compile_uploads"] == LIMITS.upload_arrays
@@ -283,7 +295,7 @@ def test_behaviours(host):
     largest = out["largest"]
     assert len(largest.encode("utf-16-le")) // 2 == LIMITS.source_chars
     assert len(largest.encode("utf-8")) <= LIMITS.sync_bytes
-    program = compile_source(largest).program
+    program = compile_source(largest, optimize=0).program
     assert out["max_out"] == (f"compiled: {len(program.instructions)} instructions, "
                               f"{program.registers} registers")
     assert out["max_synced"]

@@ -128,3 +128,34 @@ def test_compiling_flag_is_public_runtime_state():
     serialized, so the prefab carries no value for it."""
     text = udonsharp.TARGET.render()["Compiler.cs"]
     assert "[System.NonSerialized] public bool compiling;" in text
+
+
+def test_optimizer_tables_come_from_the_registry():
+    """The in-world -O1 pass's tables (docs/spec.md §10) are the registry's: which BINOPs,
+    UNOPs and builtins fold, which builtins sample a texture, each builtin's arity by id; and
+    the world creator's switch is a serialized field, on by default."""
+    text = udonsharp.TARGET.render()["Compiler.cs"]
+
+    def table(name: str) -> list[str]:
+        m = re.search(rf"private \w+\[\] {name} = {{ ([^}}]*) }};", text)
+        assert m is not None, name
+        return [x.strip() for x in m.group(1).split(",")]
+
+    ids = range(max(b.id for b in registry.BUILTINS) + 1)
+    by_id = registry.BUILTIN_BY_ID
+
+    def flags(pred, keys, table_of) -> list[str]:
+        return ["true" if k in table_of and pred(table_of[k]) else "false" for k in keys]
+
+    assert table("optFoldCall") == flags(lambda b: b.foldable, ids, by_id)
+    assert table("optTexture") == flags(lambda b: b.reads_texture, ids, by_id)
+    assert table("optArity") == [str(by_id[k].arity if k in by_id else 0) for k in ids]
+    assert table("optFoldBinop") == flags(lambda b: b.foldable,
+                                          range(max(registry.BINOP_BY_ID) + 1),
+                                          registry.BINOP_BY_ID)
+    assert table("optFoldUnop") == flags(lambda u: u.foldable,
+                                         range(max(registry.UNOP_BY_CODE) + 1),
+                                         registry.UNOP_BY_CODE)
+    assert "public bool optimize = false;" in text
+    assert f"OPT_MAX_ROUNDS = {registry.LIMITS.optimize_rounds};" in text
+    assert f"OPT_LOOP_NESTING = {registry.LIMITS.optimize_loop_nesting};" in text

@@ -71,13 +71,15 @@ def overlap(host) -> dict:
 
 
 @functools.cache
-def psl(path: Path) -> tuple[np.ndarray | None, str]:
-    """(padded slot bits or None, output.text) as the reference compiler has them."""
+def psl(path: Path, level: int = 0) -> tuple[np.ndarray | None, str]:
+    """(padded slot bits or None, output.text) as the reference compiler has them at -O`level`
+    (the --overlap Compiler keeps `optimize` at its default, off: -O0; the list mode of the
+    host drives both settings through Update(), tests/test_udonsharp_diff.py)."""
     src = path.read_text(encoding="utf-8")
-    slots, error = reference(src)
+    slots, error = reference(src, level)
     if slots is None:
         return None, error
-    program = compile_source(src).program
+    program = compile_source(src, optimize=level).program
     assert program is not None
     return slots, (f"compiled: {len(program.instructions)} instructions, "
                    f"{program.registers} registers")
@@ -172,13 +174,18 @@ def test_list_mode_counts_frames(host, sliced):
     """The differential list mode drives frames to the end: pong takes several, and its
     program arrives in one event."""
     sources = [B.read_text(encoding="utf-8"), "x = 1; x"]
-    pong, small = csbuild.run_batch(host, sources)
-    assert pong.exception is None and small.exception is None
-    assert pong.frames >= 1
+    pong0, small = csbuild.run_batch(host, sources)
+    # both settings of `optimize` go through Update(): off (-O0) and on (-O1, more frames)
+    pong = pong0.optimized
+    assert pong is not None and small.optimized is not None
+    assert pong0.exception is None and pong.exception is None and small.exception is None
+    assert 1 <= pong0.frames < pong.frames
+    assert pong0.ok and pong0.upload_events == 1 and pong0.uploads == 4
+    assert np.array_equal(pong0.slots, reference(B.read_text(encoding="utf-8"))[0])
     assert pong.ok and pong.upload_events == 1 and pong.uploads == 4
-    slots, text = psl(B)
+    slots, text = psl(B, 1)
     assert pong.out == text and pong.slots is not None and np.array_equal(pong.slots, slots)
-    assert small.ok and small.upload_events == 1
+    assert small.ok and small.upload_events == 1 and small.optimized.ok
 
 
 def test_repeat_finishes_each_compile(host, sliced):

@@ -54,7 +54,8 @@ EMIT_VAR_COST = 24
 #: The Compiler's template is a shell that includes one part per stage, in this order.
 PARTS: tuple[str, ...] = tuple(
     f"udonsharp/compiler/{part}.cs.j2"
-    for part in ("tables", "driver", "lexer", "numbers", "parser", "inliner", "checks", "upload"))
+    for part in ("tables", "driver", "lexer", "numbers", "parser", "inliner", "checks",
+                 "optimizer", "upload"))
 
 #: output file name -> template (relative to templates/)
 TEMPLATES: dict[str, str] = {f"{name}.cs": f"udonsharp/{name}.cs.j2" for name in BEHAVIOURS}

@@ -176,26 +176,33 @@ public static class Host
             {
                 continue;
             }
-            c.input.text = Utf8.GetString(File.ReadAllBytes(paths[k]));
-            c.output.text = "";
-            c.screenMat = new Material();
-            string exc = null;
-            int frames = 0;
-            try
+            string text = Utf8.GetString(File.ReadAllBytes(paths[k]));
+            // both settings of the world creator's switch: -O0 (the default), then -O1
+            for (int level = 0; level < 2; level++)
             {
-                BeginEvent(c);
-                c.Compile();
-                Finish(c, update, ref frames);
+                c.optimize = level == 1;
+                c.input.text = text;
+                c.output.text = "";
+                c.screenMat = new Material();
+                string exc = null;
+                int frames = 0;
+                try
+                {
+                    BeginEvent(c);
+                    c.Compile();
+                    Finish(c, update, ref frames);
+                }
+                catch (NotFinishedException e)
+                {
+                    exc = e.Message;
+                }
+                catch (Exception e)
+                {
+                    exc = e.GetType().Name + ": " + e.Message + " " + e.StackTrace;
+                }
+                stdout.WriteLine(Record(k, c, exc, frames).Replace("{\"i\": ", "{\"o\": " + level + ", \"i\": "));
             }
-            catch (NotFinishedException e)
-            {
-                exc = e.Message;
-            }
-            catch (Exception e)
-            {
-                exc = e.GetType().Name + ": " + e.Message + " " + e.StackTrace;
-            }
-            stdout.WriteLine(Record(k, c, exc, frames));
+            c.optimize = false;
         }
         stdout.Flush();
         return 0;

@@ -72,6 +72,9 @@ class HostResult:
     exception: str | None
     frames: int = 0  # Update() frames the compile took after Compile() (0: done in Compile)
     upload_events: int = 0  # events with SetVectorArray calls (1: uploaded at once)
+    #: the same program compiled with the Compiler's `optimize` on (-O1); this result is
+    #: the -O0 one (`optimize` off). The host compiles every program at both settings.
+    optimized: HostResult | None = None
 
     @property
     def ok(self) -> bool:
@@ -88,7 +91,8 @@ def decode_slots(hexstr: str) -> np.ndarray:
 
 
 def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[HostResult]:
-    """Compile every source text in one mono process (written as UTF-8 files)."""
+    """Compile every source text in one mono process (written as UTF-8 files), at -O0
+    (the results) and at -O1 (each result's `optimized`)."""
     with tempfile.TemporaryDirectory(prefix="psl-us-") as tmp:
         tmpdir = Path(tmp)
         paths = []
@@ -103,13 +107,17 @@ def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[Host
     if proc.returncode != 0:
         raise RuntimeError(f"host failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
     results: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
+    optimized: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
     for line in proc.stdout.decode("utf-8").splitlines():
         rec = json.loads(line)
         slots = decode_slots(rec["slots"]) if rec.get("upload_ok") else None
-        results[rec["i"]] = HostResult(rec["out"], rec["uploads"], rec["upload_ok"], slots,
-                                       rec["exc"], rec.get("frames", 0),
-                                       rec.get("upload_events", 0))
-    missing = [k for k, r in enumerate(results) if r is None]
+        got = HostResult(rec["out"], rec["uploads"], rec["upload_ok"], slots, rec["exc"],
+                         rec.get("frames", 0), rec.get("upload_events", 0))
+        (optimized if rec.get("o") == 1 else results)[rec["i"]] = got
+    for k, r in enumerate(results):
+        if r is not None:
+            r.optimized = optimized[k]
+    missing = [k for k, r in enumerate(results) if r is None or r.optimized is None]
     if missing:
         raise RuntimeError(f"host printed no result for programs {missing[:10]}")
     return results

@@ -69,6 +69,14 @@ EDGE_CASES += [
     "x = 1" + "0" * 38 + ".5;", "x = 9" * 1 + "9" * 60 + ";",
 ]
 
+EDGE_CASES += [
+    # loops nested LIMITS.optimize_loop_nesting deep are optimized, one deeper left as -O0
+    "x = 0;\n" + "".join(f"for (let i{d} = 0; i{d} < 2; i{d}++) {{\n" for d in range(8))
+    + "x = x + 1;\n" + "}\n" * 8 + "x",
+    "x = 0;\n" + "".join(f"for (let i{d} = 0; i{d} < 2; i{d}++) {{\n" for d in range(9))
+    + "x = x + 1;\n" + "}\n" * 9 + "x",
+]
+
 #: Documented divergence (docs/compiler-contract.md): counts beyond 10^18 (saturated in C#).
 KNOWN_DIVERGENCES: list[str] = [
     "fun a0(q){q*q+q}\n" + "".join(f"fun a{i}(q){{a{i - 1}(q)+a{i - 1}(q)}}\n"
