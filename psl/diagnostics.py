@@ -85,6 +85,9 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("N002", "width inference stopped on an internal error ({error}); the program "
                "compiles as usual, without the width checks",
        "a bug in psl's width inference"),
+    _k("N003", "the original Shaderception world cannot run this program: {why}; it runs in "
+               "worlds with psl's program texture",
+       "a program beyond the original world's format (--pad)"),
 )}
 
 

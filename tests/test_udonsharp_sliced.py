@@ -38,7 +38,7 @@ C = CORPUS / "scene_spiral.psl"
 #: (c) the text received during A's compile
 D = CORPUS / "scene_mandelbrot.psl"
 
-UPLOAD_NAMES = [f"_Program{k}" for k in range(4)]
+UPLOAD_NAMES = ["_ProgramTex"]
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +72,7 @@ def overlap(host) -> dict:
 
 @functools.cache
 def psl(path: Path) -> tuple[np.ndarray | None, str]:
-    """(padded slot bits or None, output.text) as the reference compiler has them."""
+    """(program texture bits or None, output.text) as the reference compiler has them."""
     src = path.read_text(encoding="utf-8")
     slots, error = reference(src)
     if slots is None:
@@ -116,8 +116,8 @@ def test_probe(probe):
 
 def test_overlap_ends_with_the_last_program(overlap):
     """Holds for any compiler: after (a) A is on the material, after (b) C, after (c) D, with
-    psl's texts; every upload sets the 4 arrays once each, within one event, and holds a
-    whole program."""
+    psl's texts; every upload binds the program texture once, within one event, and holds
+    a whole program."""
     for step, path in (("a", A), ("b", C), ("c", D)):
         slots, text = psl(path)
         got = overlap["steps"][step]
@@ -148,7 +148,7 @@ def test_overlap_abandoned_compiles_never_upload(overlap, sliced):
         got = [which(e["upload_slots"]) for e in uploads(overlap, step)]
         assert got == [want], f"({step}) uploaded {got}"
         events = [e for e in overlap["events"] if e["step"] == step]
-        assert events[-1]["uploads"] == 4, f"({step}) did not upload in its last event"
+        assert events[-1]["uploads"] == 1, f"({step}) did not upload in its last event"
 
 
 def test_overlap_progress_text(overlap, sliced):
@@ -175,7 +175,7 @@ def test_list_mode_counts_frames(host, sliced):
     pong, small = csbuild.run_batch(host, sources)
     assert pong.exception is None and small.exception is None
     assert pong.frames >= 1
-    assert pong.ok and pong.upload_events == 1 and pong.uploads == 4
+    assert pong.ok and pong.upload_events == 1 and pong.uploads == 1
     slots, text = psl(B)
     assert pong.out == text and pong.slots is not None and np.array_equal(pong.slots, slots)
     assert small.ok and small.upload_events == 1

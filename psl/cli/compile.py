@@ -7,18 +7,24 @@ from pathlib import Path
 
 import click
 
+from psl.bytecode import FormatError
 from psl.cli.common import print_diagnostics, read_source
 from psl.compiler import compile_source
+from psl.registry import LIMITS
 
 
 @click.command("compile")
 @click.argument("file")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="output file (default: stdout for asm/json; required for bin on a terminal)")
-@click.option("--format", "fmt", type=click.Choice(["bin", "asm", "json"]), default="bin",
-              show_default=True,
-              help="bin: float32 little-endian slots; asm: listing; json: instructions")
-@click.option("--pad", is_flag=True, help="bin: pad to all 4092 slots (the material upload)")
+@click.option("--format", "fmt", type=click.Choice(["bin", "texture", "asm", "json"]),
+              default="bin", show_default=True,
+              help="bin: float32 little-endian slots; texture: the program texture the world "
+                   f"uploads ({LIMITS.texture_width}x{LIMITS.texture_height} float32 RGBA, "
+                   "row-major); asm: listing; json: instructions")
+@click.option("--pad", is_flag=True,
+              help=f"bin: the original world's format, all {LIMITS.original_slots} slots "
+                   f"(programs of at most {LIMITS.original_instructions} instructions)")
 def command(file: str, output: str | None, fmt: str, pad: bool) -> None:
     """Compile a PSL program to VM bytecode."""
     if output is not None and file != "-" and Path(output).resolve() == Path(file).resolve():
@@ -31,8 +37,17 @@ def command(file: str, output: str | None, fmt: str, pad: bool) -> None:
         sys.exit(1)
     program = result.program
     data: bytes | str
+    if pad and fmt != "bin":
+        raise click.UsageError("--pad applies to --format bin only")
     if fmt == "bin":
-        data = program.to_bytes(pad=pad)
+        try:
+            data = program.to_bytes(pad=pad)
+        except FormatError as exc:
+            click.echo(f"error: --pad: {exc}; leave out --pad for the program texture "
+                       "(--format texture)", err=True)
+            sys.exit(1)
+    elif fmt == "texture":
+        data = program.texture_bytes()
     elif fmt == "asm":
         data = program.listing()
     else:

@@ -184,9 +184,11 @@ def builtin_buckets(builtins: list[registry.Builtin]) -> BuiltinBuckets:
 
 def context() -> dict[str, object]:
     limits = registry.LIMITS
-    # Emit's fast path relies on the upload arrays holding exactly the instruction limit.
-    assert 2 * limits.instructions == limits.upload_arrays * limits.upload_array_length, \
-        "the in-world compiler assumes 2 * instructions == upload_arrays * upload_array_length"
+    # Emit's fast path relies on the staging array holding exactly the instruction limit,
+    # and the upload on the texture holding the staging array.
+    assert 2 * limits.instructions == limits.slots, \
+        "the in-world compiler assumes 2 * instructions == slots"
+    assert limits.texture_width * limits.texture_height == limits.slots
     msgs = messages()
     fields = sorted({f for m in msgs for f in m.fields})
     builtins = sorted(registry.BUILTINS, key=lambda b: b.id)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from psl.bytecode import read_slots, set_mask_lanes
+from psl.bytecode import from_texture, read_slots, set_mask_lanes
 from psl.registry import LIMITS, Op
 from psl.vm import values
 from psl.vm.builtins import Ctx
@@ -270,7 +270,7 @@ class Frame:
         zero = values.ZERO4
         try:
             while True:
-                if pc >= SLOTS:  # the slot loop ends (`i < 4092`)
+                if pc >= SLOTS:  # the slot loop ends (`i < LIMITS.slots`)
                     g.pc, g.sp = pc, sp
                     g.ex += ex
                     ex = 0
@@ -397,3 +397,10 @@ def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
     stats = Stats(frame.exec.reshape(h, w), frame.jumps.reshape(h, w),
                   frame.hit.reshape(h, w), frame.deep, code.registers, frame.groups_run)
     return img, stats
+
+
+def execute_texture(texels: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps
+                    ) -> tuple[np.ndarray, Stats]:
+    """Run a program given as the program texture the world uploads (float32
+    [height][width][4], `bytecode.to_texture`), read as the shader reads it."""
+    return execute(from_texture(texels), inputs, max_jumps)
