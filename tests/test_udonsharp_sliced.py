@@ -184,3 +184,26 @@ def test_list_mode_counts_frames(host, sliced):
 def test_repeat_finishes_each_compile(host, sliced):
     out = csbuild.time_repeat(host, B, 2)
     assert out["out"] == psl(B)[1] and out["frames"] >= 1
+
+
+def test_big_programs_through_the_sliced_path(host, sliced):
+    """A program of 15,000 instructions compiles over many frames into the program texture
+    that `psl compile --format texture` writes, bound to the material in one event; one
+    instruction over the limit is the same E030 in both compilers."""
+    from psl.registry import LIMITS
+    from tests.vm_support import big
+
+    sources = [big.source(15000), big.source(LIMITS.instructions + 1)]
+    got, over = csbuild.run_batch(host, sources)
+    assert got.exception is None and over.exception is None
+    slots, error = reference(sources[0])
+    assert slots is not None and got.ok, got.out
+    program = compile_source(sources[0], lint=False).unwrap()
+    assert got.out == f"compiled: 15000 instructions, {program.registers} registers"
+    assert got.upload_events == 1 and got.uploads == 1 and got.frames > 1
+    assert got.slots is not None and np.array_equal(got.slots, slots)
+    assert not np.isnan(got.slots.view(np.float32)).any()
+    _, error = reference(sources[1])
+    assert not over.ok and over.uploads == 0 and over.out == error
+    assert error == (f"line 1, col 1: program too large: {LIMITS.instructions + 1} "
+                     f"instructions after inlining (limit {LIMITS.instructions})")
