@@ -26,7 +26,8 @@ Two uploads of the same slots (docs/spec.md §5.5):
   Every NaN lane becomes 0; the opcode slot of a PUSHCONST holds in .y the *sentinel mask*,
   bit j set when lane j of the constant is NaN (absent), and the VM puts its sentinel NaN
   back into those lanes (`from_texture`). Other operands lose nothing: the VM reads their
-  NaN lanes as 0 already (a SETVAR mask 0 or NaN both mean the whole register).
+  NaN lanes as 0 already (a SETVAR mask 0 or NaN both mean the whole register) and never
+  reads their .z and .w, which the texture holds as 0.
 """
 
 from __future__ import annotations
@@ -167,6 +168,10 @@ def to_texture(slots: np.ndarray) -> np.ndarray:
     masks = (nan[1::2] * (1 << np.arange(4))).sum(axis=1)
     ops[:, 1] = np.where(pushconst, masks, 0).astype(F32)
     tex[0: len(arr): 2] = ops
+    # other operands: only .x (and a SETVAR mask in .y) is ever read; .z and .w are 0
+    operands = tex[1: len(arr): 2]
+    operands[~pushconst, 2:] = 0
+    tex[1: len(arr): 2] = operands
     return tex.reshape(LIMITS.texture_height, LIMITS.texture_width, 4)
 
 

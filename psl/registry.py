@@ -120,6 +120,9 @@ class Limits:
 
 LIMITS = Limits()
 
+#: The VM material's texture property the in-world compiler binds the program texture to.
+PROGRAM_TEXTURE_PROPERTY = "_ProgramTex"
+
 #: Bit pattern of the padding NaN written into unused lanes of a used slot.
 PAD_NAN_BITS = 0xFFC00000
 

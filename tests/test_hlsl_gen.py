@@ -202,9 +202,10 @@ def test_vm_shader_wrapper(files):
     wrapper_names = top_level_declarations(
         "\n".join(line for line in program.splitlines() if not line.strip().startswith("#")))
     assert not wrapper_names & top_level_declarations(files["VM.cginc"])
-    # material properties are the inputs VM.cginc declares (never the program or sentinel)
+    # material properties are the inputs VM.cginc declares (never the sentinel) and the
+    # program texture, so that the package's material carries it
     props = set(re.findall(r"^\s*(_\w+) \(", code, re.M))
-    assert props == set(VM_INPUTS) - {"_Sentinel"}
+    assert props == set(VM_INPUTS) - {"_Sentinel"} | {registry.PROGRAM_TEXTURE_PROPERTY}
 
 
 def test_screen_shader(files):

@@ -189,6 +189,7 @@ def context() -> dict[str, object]:
     assert 2 * limits.instructions == limits.slots, \
         "the in-world compiler assumes 2 * instructions == slots"
     assert limits.texture_width * limits.texture_height == limits.slots
+    assert limits.slots & (limits.slots - 1) == 0, "the register hash (REG_HASH_SIZE) masks by it"
     msgs = messages()
     fields = sorted({f for m in msgs for f in m.fields})
     builtins = sorted(registry.BUILTINS, key=lambda b: b.id)

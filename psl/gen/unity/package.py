@@ -213,7 +213,9 @@ def build_package(options: PackageOptions | None = None) -> Package:
                        ua.render_texture("PSL_Camera", ua.CAMERA_TEXTURE_SIZE))
     vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
         "PSL_VM", shader_guids["VM.shader"],
-        {CAMERA_PROPERTY: ua.ref(ua.RENDER_TEXTURE_ID, camera_rt, 2)}))
+        {CAMERA_PROPERTY: ua.ref(ua.RENDER_TEXTURE_ID, camera_rt, 2),
+         # bound at runtime by the compiler (docs/spec.md §5.5); none in the asset
+         registry.PROGRAM_TEXTURE_PROPERTY: ua.NULL}))
     screen_tex = _texture_property(shaders["Screen.shader"])
     crt_guids: dict[int, str] = {}
     screen_mats: dict[int, str] = {}
@@ -259,6 +261,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         vm_material_guid=vm_mat,
         camera_texture_guid=camera_rt,
         camera_property=CAMERA_PROPERTY,
+        program_property=registry.PROGRAM_TEXTURE_PROPERTY,
         camera_input=ua.CAMERA_INPUT_NAME,
         camera_object=ua.CAMERA_OBJECT_NAME,
         camera_toggle=ua.CAMERA_TOGGLE_NAME,
