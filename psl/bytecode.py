@@ -16,6 +16,18 @@ A program is an array of float4 *slots*, two per instruction: the opcode slot
 
 The VM reads every number as `uint(round(x))` (masks as `uint(y)`), so decoding arbitrary
 slots (`read_slots`) follows the shader, while `decode` accepts only well-formed programs.
+
+Two uploads of the same slots (docs/spec.md §5.5):
+- the *original* format (`pad_original`, `psl compile --pad`): LIMITS.original_slots slots,
+  NaN lanes as above, what the original world's material arrays hold;
+- the *texture* (`to_texture`, `psl compile --format texture`): LIMITS.texture_width x
+  LIMITS.texture_height RGBA float texels, slot k at texel (k mod width, k div width), with
+  no NaN anywhere, since nothing promises a NaN survives SetPixels/Apply or a texture fetch.
+  Every NaN lane becomes 0; the opcode slot of a PUSHCONST holds in .y the *sentinel mask*,
+  bit j set when lane j of the constant is NaN (absent), and the VM puts its sentinel NaN
+  back into those lanes (`from_texture`). Other operands lose nothing: the VM reads their
+  NaN lanes as 0 already (a SETVAR mask 0 or NaN both mean the whole register) and never
+  reads their .z and .w, which the texture holds as 0.
 """
 
 from __future__ import annotations
@@ -123,6 +135,61 @@ def assemble(instructions: Iterable[tuple[float, Sequence[float]]], pad: bool = 
     return out
 
 
+class FormatError(ValueError):
+    """A program that the asked-for upload format cannot hold."""
+
+
+def pad_original(slots: np.ndarray) -> np.ndarray:
+    """Slots as the original world uploads them: all LIMITS.original_slots, unused zero."""
+    arr = np.asarray(slots, F32).reshape(-1, 4)
+    if len(arr) > LIMITS.original_slots:
+        raise FormatError(f"{len(arr) // 2} instructions: the original format holds "
+                          f"{LIMITS.original_instructions}")
+    out = np.zeros((LIMITS.original_slots, 4), F32)
+    out[: len(arr)] = arr
+    return out
+
+
+def to_texture(slots: np.ndarray) -> np.ndarray:
+    """Slots -> the program texture, float32 [height][width][4] (row 0 first), exactly the
+    texels the world uploads: NaN lanes 0, PUSHCONST sentinel masks in opcode slot .y.
+    (An odd count, only from hand-made slots, gets a zero slot: the VM reads zeros there.)"""
+    arr = np.asarray(slots, F32).reshape(-1, 4)
+    if len(arr) % 2:
+        arr = np.concatenate([arr, np.zeros((1, 4), F32)])
+    if len(arr) > LIMITS.slots:
+        raise FormatError(f"{len(arr) // 2} instructions: the program texture holds "
+                          f"{LIMITS.instructions}")
+    tex = np.zeros((LIMITS.slots, 4), F32)
+    nan = np.isnan(arr)
+    tex[: len(arr)] = np.where(nan, F32(0), arr)
+    ops = tex[0: len(arr): 2]
+    pushconst = np.round(ops[:, 0].astype(np.float64)) == Op.PUSHCONST
+    masks = (nan[1::2] * (1 << np.arange(4))).sum(axis=1)
+    ops[:, 1] = np.where(pushconst, masks, 0).astype(F32)
+    tex[0: len(arr): 2] = ops
+    # other operands: only .x (and a SETVAR mask in .y) is ever read; .z and .w are 0
+    operands = tex[1: len(arr): 2]
+    operands[~pushconst, 2:] = 0
+    tex[1: len(arr): 2] = operands
+    return tex.reshape(LIMITS.texture_height, LIMITS.texture_width, 4)
+
+
+def from_texture(texels: np.ndarray) -> np.ndarray:
+    """The program texture -> slots [LIMITS.slots][4] as the VM reads them: for every even
+    slot whose opcode reads as PUSHCONST, the lanes its sentinel mask names become NaN."""
+    tex = np.asarray(texels, F32).reshape(-1, 4)[: LIMITS.slots]
+    out = np.zeros((LIMITS.slots, 4), F32)
+    out[: len(tex)] = tex
+    ops = uint_array(np.round(out[0::2, 0]))
+    masks = uint_array(np.round(out[0::2, 1]))
+    sentinel = (ops == Op.PUSHCONST)[:, None] & ((masks[:, None] >> np.arange(4)) & 1 == 1)
+    operands = out[1::2]
+    operands[sentinel] = PAD_NAN
+    out[1::2] = operands
+    return out
+
+
 def operand_number(x: float) -> int:
     """One operand lane as the VM reads a number from it, uint(round(x)) (SPEC §5.2): NaN
     and negatives 0, saturating. (`uint_array` and `read_slots` do this for arrays.)"""
@@ -206,7 +273,18 @@ class Program:
         return assemble(((ins.op, ins.operand) for ins in self.instructions), pad)
 
     def to_bytes(self, pad: bool = False) -> bytes:
-        return self.slots(pad).astype("<f4").tobytes()
+        """float32 little-endian slots; `pad`: the original format (FormatError when the
+        program is larger than it holds)."""
+        slots = self.slots()
+        return (pad_original(slots) if pad else slots).astype("<f4").tobytes()
+
+    def texture(self) -> np.ndarray:
+        """The program texture the world uploads (`to_texture`)."""
+        return to_texture(self.slots())
+
+    def texture_bytes(self) -> bytes:
+        """`psl compile --format texture`: the texels, float32 RGBA little-endian, row-major."""
+        return self.texture().astype("<f4").tobytes()
 
     def listing(self) -> str:
         return "".join(disassemble(ins) + "\n" for ins in self.instructions)

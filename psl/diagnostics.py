@@ -93,6 +93,9 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
     _k("N003", "width inference ran out of its work budget ({budget} steps for {count} "
                "instructions) at this loop; {what}",
        "loops that cost the width inference more work than its budget"),
+    _k("N004", "the original Shaderception world cannot run this program: {why}; it runs in "
+               "worlds with psl's program texture",
+       "a program beyond the original world's format (--pad)"),
 )}
 
 

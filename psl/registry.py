@@ -81,15 +81,28 @@ COMPOUND_ASSIGN: dict[str, str] = {"+=": "+", "-=": "-", "*=": "*", "/=": "/"}
 INCREMENT: dict[str, str] = {"++": "+", "--": "-"}
 
 
+#: Opcodes the original world's VM runs (all of today's): `psl check` notes a program with
+#: any other (N003), as it notes one larger than LIMITS.original_instructions.
+ORIGINAL_OPS: frozenset[Op] = frozenset(Op)
+
+
 @dataclass(frozen=True)
 class Limits:
-    instructions: int = 2046
-    slots: int = 4092
+    # The program texture (docs/spec.md §5.5): slot k is texel (k mod width, k div width);
+    # 2 slots per instruction fill it exactly.
+    instructions: int = 16384
+    slots: int = 32768
+    texture_width: int = 256
+    texture_height: int = 128
+    # The original world's format: 4092 slots uploaded as four material arrays; psl still
+    # writes it (`psl compile --pad`) and `psl check` notes programs it cannot hold (I040).
+    original_instructions: int = 2046
+    original_slots: int = 4092
     registers: int = 256
     stack: int = 128
     jumps: int = 2000
-    upload_arrays: int = 4  # _Program0.._Program3
-    upload_array_length: int = 1023  # float4 per material array
+    upload_arrays: int = 4  # the original format: _Program0.._Program3
+    upload_array_length: int = 1023  # float4 per material array (original format)
     # Bounds that keep the in-world compiler's work finite; psl enforces the same ones so
     # both compilers accept exactly the same programs.
     # Program text, in UTF-16 code units (what Unity's InputField.characterLimit and C#'s
@@ -133,6 +146,8 @@ class Relief:
 
 
 RELIEF = Relief()
+#: The VM material's texture property the in-world compiler binds the program texture to.
+PROGRAM_TEXTURE_PROPERTY = "_ProgramTex"
 
 #: Bit pattern of the padding NaN written into unused lanes of a used slot.
 PAD_NAN_BITS = 0xFFC00000

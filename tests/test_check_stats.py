@@ -242,7 +242,7 @@ def test_text_output(prog):
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0].endswith("uv.psl: note: program statistics")
-    assert "  = instructions: 16 of 2046 (0%)" in lines
+    assert f"  = instructions: 16 of {LIMITS.instructions} (0%)" in lines
     assert "  = registers: 1 of 256 (0%)" in lines
     assert "  = deepest stack: 3 of 128 (2%)" in lines
     assert ("  = executed: 24-141 instructions per pixel over 5 sample pixels "

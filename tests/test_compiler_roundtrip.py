@@ -27,7 +27,7 @@ def test_binary_roundtrip(path):
     program = compile_source(path.read_text()).unwrap()
     for pad in (False, True):
         data = program.to_bytes(pad=pad)
-        assert len(data) == (LIMITS.slots if pad else 2 * len(program.instructions)) * 16
+        assert len(data) == (LIMITS.original_slots if pad else 2 * len(program.instructions)) * 16
         back = from_bytes(data)
         assert len(back.instructions) == len(program.instructions)
         assert all(same(a, b) for a, b in zip(back.instructions, program.instructions,

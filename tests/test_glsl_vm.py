@@ -26,10 +26,11 @@ if _REASON:
 
 from psl import registry  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
-from psl.vm import execute  # noqa: E402
+from psl.vm import execute, execute_texture  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
 from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
+from tests.vm_support import big  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())
@@ -98,6 +99,28 @@ def check_against_python(browser: BrowserVM, slots: np.ndarray, frames: list, wh
 def frames_for(source: str, n: int = 3, width: int = 16, height: int = 16, **kw) -> list:
     count = n if "self(" in source.lower() else 1
     return [replace(reference_inputs(k, width, height), **kw) for k in range(count)]
+
+
+# ---- the program texture ---------------------------------------------------------------
+
+def test_program_texture_shape_is_the_registry_s():
+    """render.js spells out the texture's shape; it is the registry's."""
+    js = (Path(registry.__file__).parent / "web" / "static" / "render.js").read_text()
+    assert f"const PROGRAM_TEXTURE_WIDTH = {registry.LIMITS.texture_width};" in js
+    assert f"const PROGRAM_TEXTURE_HEIGHT = {registry.LIMITS.texture_height};" in js
+
+
+def test_big_program_from_the_texture(browser):
+    """A program of 15,000 instructions, given to render.js as the texels Udon uploads
+    (`psl compile --format texture`), renders as the Python VM renders the same texels."""
+    program = compile_source(big.source(15000), lint=False).unwrap()
+    texels = program.texture()
+    inputs = reference_inputs(0, 8, 8)
+    web = browser.render_frames(program.slots(), [inputs], mode="cost")[0]
+    img, stats = execute_texture(texels, inputs)
+    assert_close(web.image, img, "big program")
+    np.testing.assert_array_equal(web.executed, stats.exec_instructions)
+    assert (web.executed == 15000).all()
 
 
 # ---- corpus --------------------------------------------------------------------------

@@ -114,14 +114,15 @@ def test_vm_contract(files):
     vm = files["VM.cginc"]
     code = strip_comments(vm)
     assert re.search(r"float4 runVM\(float2 uv\)", code)
-    # program cbuffer with the four aliased upload arrays, switchable for the CPU harness
+    # the program texture, read with Load (exact texels), replaceable for the CPU harness;
+    # the only NaN a PUSHCONST gets is the sentinel put back by its mask
     lim = registry.LIMITS
-    assert re.search(r"#ifndef PSL_FLAT_PROGRAM\n\n*cbuffer ProgramBuffer\n", code)
-    assert f"float4 _Program[{lim.slots}] : packoffset(c0);" in code
-    for k in range(lim.upload_arrays):
-        assert (f"float4 _Program{k}[{lim.upload_array_length}] : "
-                f"packoffset(c{k * lim.upload_array_length});") in code
-        assert f"_Program{k}[_Sentinel.z" in code  # the never-taken branch reads every alias
+    assert re.search(r"#ifndef PSL_PROGRAM_TEXTURE_STUB\n\n*Texture2D<float4> _ProgramTex;\n",
+                     code)
+    assert f"#define PSL_TEXTURE_WIDTH {lim.texture_width}u" in code
+    assert ("_ProgramTex.Load(int3((int)(k % PSL_TEXTURE_WIDTH), (int)(k / PSL_TEXTURE_WIDTH), "
+            "0))") in code
+    assert "psl_push(psl_restore_absent(o, psl_to_uint(psl_round_even1(t.y))));" in code
     declared = top_level_declarations(vm)
     for name in VM_INPUTS:
         assert name in declared, name
@@ -147,11 +148,13 @@ def test_portability_rules(files):
     for selector in re.findall(r"switch \((\w+)\)", code):
         assert selector in {"id", "op", "code"}, selector
     assert re.search(r"uint op = ", code) and "float4 psl_call(uint id)" in code
+    # every program read is reduced modulo the slot count
+    reads = re.findall(r"= psl_program_slot\((.*)\);", code)
+    assert len(reads) == 2 and all(i.endswith("% PSL_SLOTS") for i in reads), reads
     # every array index is reduced modulo the array size
-    for array, size in (("psl_stack", "PSL_STACK"), ("psl_vtab", "PSL_REGISTERS"),
-                        ("_Program", "PSL_SLOTS")):
+    for array, size in (("psl_stack", "PSL_STACK"), ("psl_vtab", "PSL_REGISTERS")):
         for index in re.findall(rf"\b{array}\[([^\]]*)\]", code):
-            if index in {"PSL_STACK", "PSL_REGISTERS", "4092"} or index.isdigit():
+            if index in {"PSL_STACK", "PSL_REGISTERS"} or index.isdigit():
                 continue
             assert index.endswith(f"% {size}") or index in {"s", "g", "reg"}, (array, index)
     for index in re.findall(r"\bargs\[([^\]]*)\]|\bdims\[([^\]]*)\]", code):
@@ -199,9 +202,10 @@ def test_vm_shader_wrapper(files):
     wrapper_names = top_level_declarations(
         "\n".join(line for line in program.splitlines() if not line.strip().startswith("#")))
     assert not wrapper_names & top_level_declarations(files["VM.cginc"])
-    # material properties are the inputs VM.cginc declares (never the program or sentinel)
+    # material properties are the inputs VM.cginc declares (never the sentinel) and the
+    # program texture, so that the package's material carries it
     props = set(re.findall(r"^\s*(_\w+) \(", code, re.M))
-    assert props == set(VM_INPUTS) - {"_Sentinel"}
+    assert props == set(VM_INPUTS) - {"_Sentinel"} | {registry.PROGRAM_TEXTURE_PROPERTY}
 
 
 def test_screen_shader(files):

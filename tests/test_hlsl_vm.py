@@ -23,7 +23,7 @@ pytest.importorskip("slangpy")
 from psl import registry  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
 from psl.gen import hlsl  # noqa: E402
-from psl.vm import execute  # noqa: E402
+from psl.vm import execute, execute_texture  # noqa: E402
 from tests import progen  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
 from tests.hlsl_support.harness import (  # noqa: E402
@@ -32,6 +32,7 @@ from tests.hlsl_support.harness import (  # noqa: E402
     audiolink_texture,
     reference_inputs,
 )
+from tests.vm_support import big  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())
@@ -53,12 +54,11 @@ WIDER_TOLERANCE = {
 
 
 @functools.cache
-def build(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False,
-          upload: str = "buffer") -> SlangVM:
+def build(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> SlangVM:
     """Generate VM.cginc with psl-gen's library function and build it once per process."""
     out = Path(tempfile.mkdtemp(prefix="psl-hlsl-"))
     hlsl.TARGET.write(out, max_jumps=max_jumps)
-    return SlangVM(out, cache_dir=CACHE_DIR, audiolink=audiolink, upload=upload)
+    return SlangVM(out, cache_dir=CACHE_DIR, audiolink=audiolink)
 
 
 def close(hl: np.ndarray, py: np.ndarray, tol: float = TOLERANCE) -> np.ndarray:
@@ -274,19 +274,19 @@ def test_audiolink_disabled_pops_arguments_and_returns_zero():
     np.testing.assert_allclose(r.image, expected, rtol=0, atol=1e-7)
 
 
-@pytest.mark.parametrize("upload", ["cbuffer", "arrays"])
-def test_unity_program_upload(upload):
-    """The cbuffer path (no PSL_FLAT_PROGRAM): four aliased arrays as Udon uploads them."""
-    name = "apps_TableTennisPro"  # 2762 slots: spans _Program0.._Program2
-    info = MANIFEST["programs"][name]
-    slots = compiled((CORPUS / info["source"]).read_text())
-    assert len(slots) > 2 * registry.LIMITS.upload_array_length
-    frames = [reference_inputs(k, 24, 24) for k in range(3)]
-    flat = build().render_frames(slots, frames)
-    split = build(upload=upload).render_frames(slots, frames)
-    for a, b in zip(flat, split, strict=True):
-        np.testing.assert_array_equal(a.image, b.image)
-        np.testing.assert_array_equal(a.executed, b.executed)
+def test_big_program_from_the_texture():
+    """A program of 15,000 instructions (7x the original format's limit) read from the
+    program texture as Udon uploads it (`psl compile --format texture`) renders as the
+    Python VM renders it from the same texels."""
+    program = compile_source(big.source(15000), lint=False).unwrap()
+    assert len(program.instructions) == 15000
+    texels = program.texture()
+    assert not np.isnan(texels).any()
+    inputs = reference_inputs(0, 8, 8)
+    py, _ = execute_texture(texels, inputs)
+    hl = build().render_texture(texels, inputs)
+    assert_same(hl, py, what="big program")
+    assert (hl.executed == 15000).all()
 
 
 # ---- generated programs --------------------------------------------------------------

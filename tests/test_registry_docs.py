@@ -19,7 +19,9 @@ def test_registry_invariants():
     assert {b.id for b in registry.BUILTINS if b.extension == "audiolink"} == set(range(65, 76))
     limits = registry.LIMITS
     assert limits.slots == 2 * limits.instructions
-    assert limits.slots == limits.upload_arrays * limits.upload_array_length
+    assert limits.slots == limits.texture_width * limits.texture_height
+    assert limits.original_slots == 2 * limits.original_instructions
+    assert limits.original_slots == limits.upload_arrays * limits.upload_array_length
 
 
 def test_builtins_doc_is_fresh():

@@ -133,7 +133,7 @@ def test_cross_site_and_foreign_hosts_are_refused() -> None:
 def test_compile_bad_program_reports_positions() -> None:
     async def body(client: TestClient) -> None:
         reply = await (await post_json(client, "/api/compile", {"source": BAD})).json()
-        assert reply["ok"] is False and reply["slots"] is None
+        assert reply["ok"] is False and reply["texture"] is None
         first = reply["diagnostics"][0]
         assert (first["code"], first["line"], first["column"]) == ("E011", 2, 9)
         assert "sin" in first["message"] and first["severity"] == "error"
@@ -141,17 +141,20 @@ def test_compile_bad_program_reports_positions() -> None:
 
 
 @pytest.mark.parametrize("name", ["scene_raymarch", "scene_simple", "apps_Sobel"])
-def test_compile_slots_equal_psl_compile(name: str) -> None:
+def test_compile_texture_equals_psl_compile(name: str) -> None:
     source = (CORPUS / f"{name}.psl").read_text()
 
     async def body(client: TestClient) -> None:
         reply = await (await post_json(client, "/api/compile", {"source": source})).json()
         assert reply["ok"] is True
-        data = base64.b64decode(reply["slots"])
-        expected = compile_source(source, optimize=1).unwrap().to_bytes(pad=True)
-        assert data == expected  # byte for byte, NaN padding included
-        slots = np.frombuffer(data, "<f4")
-        assert slots.size == 4 * LIMITS.slots and np.isnan(slots).any()
+        data = base64.b64decode(reply["texture"])
+        program = compile_source(source, optimize=1).unwrap()
+        expected = program.texture_bytes()
+        row = 16 * LIMITS.texture_width
+        assert len(data) % row == 0 and len(data) >= 2 * 16 * len(program.instructions)
+        # the rows the program uses, byte for byte; the rest of the texture is zero
+        assert data == expected[: len(data)] and not any(expected[len(data):])
+        assert not np.isnan(np.frombuffer(data, "<f4")).any()
     with_client(body)
 
 
@@ -201,12 +204,13 @@ def test_compile_matches_the_cli_bytes(tmp_path: Path) -> None:
     src = tmp_path / "p.psl"
     src.write_text(GOOD)
     out = tmp_path / "p.bin"
-    subprocess.run([sys.executable, "-m", "psl.cli", "compile", str(src), "--pad", "-o",
-                    str(out)], check=True)
+    subprocess.run([sys.executable, "-m", "psl.cli", "compile", str(src), "--format",
+                    "texture", "-o", str(out)], check=True)
 
     async def body(client: TestClient) -> None:
         reply = await (await post_json(client, "/api/compile", {"source": GOOD})).json()
-        assert base64.b64decode(reply["slots"]) == out.read_bytes()
+        data = base64.b64decode(reply["texture"])
+        assert data == out.read_bytes()[: len(data)]
     with_client(body)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from psl.compiler import compile_source
-from psl.registry import BUILTINS, LIMITS, PAD_NAN_BITS, Op
+from psl.registry import BUILTINS, LIMITS, Op
 from tests import progen
 from tests.conftest import corpus_programs, malformed_cases, valid_programs, warning_cases
 from tests.csharp_support import build as csbuild
@@ -32,12 +32,13 @@ def host(tmp_path_factory) -> Path:
 
 
 def reference(src: str, level: int = 0) -> tuple[np.ndarray | None, str]:
-    """(padded slot bits, "") on success, else (None, the first error as the C# prints it),
-    at optimization level `level` (the Compiler's `optimize` off: 0, on: 1)."""
+    """(program texture bits [LIMITS.slots][4], "") on success, else (None, the first error
+    as the C# prints it), at optimization level `level` (the Compiler's `optimize` off: 0,
+    on: 1)."""
     result = compile_source(src) if level == 0 else compile_source(src, optimize=level)
     if result.ok:
         assert result.program is not None
-        return result.program.slots(pad=True).view(np.uint32), ""
+        return result.program.texture().reshape(-1, 4).view(np.uint32), ""
     err = result.errors[0]
     return None, f"line {err.span.line}, col {err.span.column}: {err.message}"
 
@@ -241,13 +242,17 @@ def test_random_text(host):
 
 
 def test_upload_layout_and_padding_bits(host):
+    """The program texture (docs/spec.md §5.5): no NaN; a PUSHCONST's absent lanes as the
+    mask in its opcode texel's .y; unused texels zero."""
     (got,) = csbuild.run_batch(host, ["x = 1; x.y = 2; x"])
-    assert got.ok and got.uploads == LIMITS.upload_arrays and got.slots is not None
+    assert got.ok and got.uploads == 1 and got.slots is not None
     assert got.out == "compiled: 5 instructions, 1 registers"
-    opcode_slot = got.slots[0]
-    assert opcode_slot[0] == np.float32(Op.PUSHCONST).view(np.uint32)
-    assert list(opcode_slot[1:]) == [PAD_NAN_BITS] * 3
-    assert got.slots[9].any() and not got.slots[10:].any()  # unused slots are zero
+    f32 = [float(v) for v in got.slots[:10].view(np.float32).ravel()]
+    assert f32[:8] == [Op.PUSHCONST, 0b1110, 0, 0, 1, 0, 0, 0]  # PUSHCONST (1, -, -, -)
+    assert f32[8:12] == [Op.SETVAR, 0, 0, 0]
+    assert not np.isnan(got.slots.view(np.float32)).any()
+    # the last operand (PUSHVAR register 0) is all zero, as are the unused texels
+    assert got.slots[8].any() and not got.slots[9:].any()
 
 
 def test_error_uploads_nothing(host):
@@ -264,7 +269,7 @@ def test_saturated_instruction_counts_agree(host):
         first = compile_source(source).errors[0]
         assert got.out == f"line 1, col 1: {first.message}"
         assert first.message == ("program too large: 1000000000000000001 instructions "
-                                 "after inlining (limit 2046)")
+                                 f"after inlining (limit {LIMITS.instructions})")
 
 
 def test_behaviours(host):
@@ -281,11 +286,11 @@ def test_behaviours(host):
     program = compile_source("x = 1; x", optimize=0).program
     assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
                                   f"{program.registers} registers")
-    assert out["compile_uploads"] == LIMITS.upload_arrays
+    assert out["compile_uploads"] == 1
     assert out["owner"] and out["share_serializations"] == 1
     assert out["share_synced"] == "x = 1; x" and out["share_out"] == out["compile_out"]
     assert out["remote_text"] == "x = 1; x" and out["remote_out"] == out["compile_out"]
-    assert out["remote_uploads"] == LIMITS.upload_arrays and out["remote_quiet"]
+    assert out["remote_uploads"] == 1 and out["remote_quiet"]
     assert out["example_text"] == "float3(1, 0, 0)" and out["example_out"].startswith("compiled:")
     assert out["example_local"]
     assert out["error_out"] == "line 1, col 5: unexpected ';'" and out["uploads_on_error"] == 0
@@ -306,5 +311,5 @@ def test_behaviours(host):
                                 f"characters (limit {LIMITS.source_chars})")
     assert out["long_not_synced"]
     assert out["no_sync_out"].startswith("compiled:")
-    assert out["no_sync_uploads"] == LIMITS.upload_arrays
+    assert out["no_sync_uploads"] == 1
     assert out["button"] == [1, 0, 1, 0] and out["axis"] == [0.25, 0, 0, -0.5]

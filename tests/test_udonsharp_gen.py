@@ -45,8 +45,20 @@ def test_compiler_contract_surface():
                    "public override void InputUse(bool value, UdonInputEventArgs args)",
                    "public override void InputLookVertical(float value, UdonInputEventArgs args)"):
         assert needle in text
-    for k in range(registry.LIMITS.upload_arrays):
-        assert f'SetVectorArray("_Program{k}"' in text
+    # the program texture: created once (RGBAFloat, no mipmaps, linear, point, clamp), filled
+    # with SetPixels and applied without mipmaps in one step, bound to the material
+    lim = registry.LIMITS
+    assert "SetVectorArray" not in text
+    for needle in (f"TEXTURE_WIDTH = {lim.texture_width};",
+                   f"TEXTURE_HEIGHT = {lim.texture_height};",
+                   "new Texture2D(TEXTURE_WIDTH, TEXTURE_HEIGHT, TextureFormat.RGBAFloat, "
+                   "false, true);",
+                   "programTexture.filterMode = FilterMode.Point;",
+                   "programTexture.wrapMode = TextureWrapMode.Clamp;",
+                   "programTexture.SetPixels(texels);\n            programTexture.Apply(false);\n"
+                   '            screenMat.SetTexture("_ProgramTex", programTexture);',
+                   f"UPLOAD_ARRAY_LENGTH = {lim.slots};"):
+        assert needle in text, needle
     sync = udonsharp.TARGET.render()["SyncCode.cs"]
     for needle in ("[UdonSynced]", "Networking.SetOwner", "RequestSerialization()",
                    "public void Share()", "public override void OnDeserialization()",

@@ -38,7 +38,7 @@ C = CORPUS / "scene_spiral.psl"
 #: (c) the text received during A's compile
 D = CORPUS / "scene_mandelbrot.psl"
 
-UPLOAD_NAMES = [f"_Program{k}" for k in range(4)]
+UPLOAD_NAMES = ["_ProgramTex"]
 
 
 @pytest.fixture(scope="session")
@@ -72,9 +72,9 @@ def overlap(host) -> dict:
 
 @functools.cache
 def psl(path: Path, level: int = 0) -> tuple[np.ndarray | None, str]:
-    """(padded slot bits or None, output.text) as the reference compiler has them at -O`level`
-    (the --overlap Compiler keeps `optimize` at its default, off: -O0; the list mode of the
-    host drives both settings through Update(), tests/test_udonsharp_diff.py)."""
+    """(program texture bits or None, output.text) as the reference compiler has them at
+    -O`level` (the --overlap Compiler keeps `optimize` at its default, off: -O0; the list mode
+    of the host drives both settings through Update(), tests/test_udonsharp_diff.py)."""
     src = path.read_text(encoding="utf-8")
     slots, error = reference(src, level)
     if slots is None:
@@ -118,8 +118,8 @@ def test_probe(probe):
 
 def test_overlap_ends_with_the_last_program(overlap):
     """Holds for any compiler: after (a) A is on the material, after (b) C, after (c) D, with
-    psl's texts; every upload sets the 4 arrays once each, within one event, and holds a
-    whole program."""
+    psl's texts; every upload binds the program texture once, within one event, and holds
+    a whole program."""
     for step, path in (("a", A), ("b", C), ("c", D)):
         slots, text = psl(path)
         got = overlap["steps"][step]
@@ -150,7 +150,7 @@ def test_overlap_abandoned_compiles_never_upload(overlap, sliced):
         got = [which(e["upload_slots"]) for e in uploads(overlap, step)]
         assert got == [want], f"({step}) uploaded {got}"
         events = [e for e in overlap["events"] if e["step"] == step]
-        assert events[-1]["uploads"] == 4, f"({step}) did not upload in its last event"
+        assert events[-1]["uploads"] == 1, f"({step}) did not upload in its last event"
 
 
 def test_overlap_progress_text(overlap, sliced):
@@ -180,9 +180,9 @@ def test_list_mode_counts_frames(host, sliced):
     assert pong is not None and small.optimized is not None
     assert pong0.exception is None and pong.exception is None and small.exception is None
     assert 1 <= pong0.frames < pong.frames
-    assert pong0.ok and pong0.upload_events == 1 and pong0.uploads == 4
+    assert pong0.ok and pong0.upload_events == 1 and pong0.uploads == 1
     assert np.array_equal(pong0.slots, reference(B.read_text(encoding="utf-8"))[0])
-    assert pong.ok and pong.upload_events == 1 and pong.uploads == 4
+    assert pong.ok and pong.upload_events == 1 and pong.uploads == 1
     slots, text = psl(B, 1)
     assert pong.out == text and pong.slots is not None and np.array_equal(pong.slots, slots)
     assert small.ok and small.upload_events == 1 and small.optimized.ok
@@ -191,3 +191,26 @@ def test_list_mode_counts_frames(host, sliced):
 def test_repeat_finishes_each_compile(host, sliced):
     out = csbuild.time_repeat(host, B, 2)
     assert out["out"] == psl(B)[1] and out["frames"] >= 1
+
+
+def test_big_programs_through_the_sliced_path(host, sliced):
+    """A program of 15,000 instructions compiles over many frames into the program texture
+    that `psl compile --format texture` writes, bound to the material in one event; one
+    instruction over the limit is the same E030 in both compilers."""
+    from psl.registry import LIMITS
+    from tests.vm_support import big
+
+    sources = [big.source(15000), big.source(LIMITS.instructions + 1)]
+    got, over = csbuild.run_batch(host, sources)
+    assert got.exception is None and over.exception is None
+    slots, error = reference(sources[0])
+    assert slots is not None and got.ok, got.out
+    program = compile_source(sources[0], lint=False).unwrap()
+    assert got.out == f"compiled: 15000 instructions, {program.registers} registers"
+    assert got.upload_events == 1 and got.uploads == 1 and got.frames > 1
+    assert got.slots is not None and np.array_equal(got.slots, slots)
+    assert not np.isnan(got.slots.view(np.float32)).any()
+    _, error = reference(sources[1])
+    assert not over.ok and over.uploads == 0 and over.out == error
+    assert error == (f"line 1, col 1: program too large: {LIMITS.instructions + 1} "
+                     f"instructions after inlining (limit {LIMITS.instructions})")

@@ -6,8 +6,10 @@ import sys
 
 import click
 
+from psl.bytecode import FormatError
 from psl.cli.common import optimize_option, print_diagnostics, read_source
 from psl.compiler import compile_source
+from psl.registry import LIMITS
 from psl.userfiles import same_file, write_bytes
 
 
@@ -15,10 +17,14 @@ from psl.userfiles import same_file, write_bytes
 @click.argument("file")
 @click.option("-o", "--output", metavar="FILE",
               help="output file (default: stdout for asm/json; required for bin on a terminal)")
-@click.option("--format", "fmt", type=click.Choice(["bin", "asm", "json"]), default="bin",
-              show_default=True,
-              help="bin: float32 little-endian slots; asm: listing; json: instructions")
-@click.option("--pad", is_flag=True, help="bin: pad to all 4092 slots (the material upload)")
+@click.option("--format", "fmt", type=click.Choice(["bin", "texture", "asm", "json"]),
+              default="bin", show_default=True,
+              help="bin: float32 little-endian slots; texture: the program texture the world "
+                   f"uploads ({LIMITS.texture_width}x{LIMITS.texture_height} float32 RGBA, "
+                   "row-major); asm: listing; json: instructions")
+@click.option("--pad", is_flag=True,
+              help=f"bin: the original world's format, all {LIMITS.original_slots} slots "
+                   f"(programs of at most {LIMITS.original_instructions} instructions)")
 @optimize_option
 def command(file: str, output: str | None, fmt: str, pad: bool, optimize: int) -> None:
     """Compile a PSL program to VM bytecode."""
@@ -32,8 +38,17 @@ def command(file: str, output: str | None, fmt: str, pad: bool, optimize: int) -
         sys.exit(1)
     program = result.program
     data: bytes | str
+    if pad and fmt != "bin":
+        raise click.UsageError("--pad applies to --format bin only")
     if fmt == "bin":
-        data = program.to_bytes(pad=pad)
+        try:
+            data = program.to_bytes(pad=pad)
+        except FormatError as exc:
+            click.echo(f"error: --pad: {exc}; leave out --pad for the program texture "
+                       "(--format texture)", err=True)
+            sys.exit(1)
+    elif fmt == "texture":
+        data = program.texture_bytes()
     elif fmt == "asm":
         data = program.listing()
     else:

@@ -14,7 +14,7 @@ from psl.compiler.ir import NAN, Ins
 from psl.diagnostics import Diagnostic, PslError, Span, make
 from psl.infer import Inference, infer
 from psl.optimize import optimize as optimize_program
-from psl.registry import LIMITS, Op
+from psl.registry import LIMITS, ORIGINAL_OPS, Op
 from psl.syntax import ast
 from psl.syntax.parser import parse
 
@@ -54,8 +54,27 @@ class CompileResult:
 
 def check_source(source: str, optimize: int = 0) -> CompileResult:
     """Diagnostics for `psl check`. The limits are only known after inlining, so checking
-    compiles the program too."""
-    return compile_source(source, optimize=optimize)
+    compiles the program too; a program the original world cannot run gets N004."""
+    result = compile_source(source, optimize=optimize)
+    if result.program is not None:
+        why = original_format_problem(result.program)
+        if why:
+            hint = ("for the original world, call big functions less often: every call is "
+                    "inlined" if len(result.program.instructions) > LIMITS.original_instructions
+                    else "")
+            result.diagnostics.append(make("N004", Span.start(), why=why, hint=hint))
+    return result
+
+
+def original_format_problem(program: Program) -> str:
+    """Why the original world's VM cannot run `program` ("" when it can)."""
+    n = len(program.instructions)
+    if n > LIMITS.original_instructions:
+        return f"{n} instructions, more than its {LIMITS.original_instructions}"
+    new = sorted({ins.op.name for ins in program.instructions} - {o.name for o in ORIGINAL_OPS})
+    if new:
+        return f"it has no opcode {', '.join(new)}"
+    return ""
 
 
 def compile_source(source: str, lint: bool = True, optimize: int = 0) -> CompileResult:

@@ -96,8 +96,8 @@ def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> 
         "slots": limits.slots,
         "registers": limits.registers,
         "stack": limits.stack,
-        "arrays": limits.upload_arrays,
-        "array_length": limits.upload_array_length,
+        "texture_width": limits.texture_width,
+        "texture_height": limits.texture_height,
         "op": {o.name: int(o) for o in registry.Op},
         "arity_groups": _arity_groups(),
         "padded": [b for b in sorted(registry.BUILTINS, key=lambda b: b.id) if b.pad],
@@ -106,7 +106,7 @@ def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> 
         "unops": unop_cases(),
         "height_scale": registry.RELIEF.height_scale,  # Screen.shader's default relief
     }
-    assert limits.upload_arrays * limits.upload_array_length == limits.slots
+    assert limits.texture_width * limits.texture_height == limits.slots
     return ctx
 
 

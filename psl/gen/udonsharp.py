@@ -206,11 +206,19 @@ def _by_id(names: dict[int, str]) -> list[str]:
     return [names.get(k, "") for k in range(max(names) + 1)]
 
 
+#: The Compiler's `optimize` field as generated and as the prefabs serialize it: off, since
+#: the in-world -O1 costs about 30x the externs of a compile (docs/world-setup.md, section 5).
+OPTIMIZE_DEFAULT = False
+
+
 def context() -> dict[str, object]:
     limits = registry.LIMITS
-    # Emit's fast path relies on the upload arrays holding exactly the instruction limit.
-    assert 2 * limits.instructions == limits.upload_arrays * limits.upload_array_length, \
-        "the in-world compiler assumes 2 * instructions == upload_arrays * upload_array_length"
+    # Emit's fast path relies on the staging array holding exactly the instruction limit,
+    # and the upload on the texture holding the staging array.
+    assert 2 * limits.instructions == limits.slots, \
+        "the in-world compiler assumes 2 * instructions == slots"
+    assert limits.texture_width * limits.texture_height == limits.slots
+    assert limits.slots & (limits.slots - 1) == 0, "the register hash (REG_HASH_SIZE) masks by it"
     msgs = messages()
     fields = sorted({f for m in msgs for f in m.fields})
     builtins = sorted(registry.BUILTINS, key=lambda b: b.id)
@@ -239,6 +247,7 @@ def context() -> dict[str, object]:
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
         "relief_event": RELIEF_EVENT,
         "follow_default": FOLLOW_DEFAULT,
+        "optimize_default": OPTIMIZE_DEFAULT,
         "listing_lines": LISTING_LINES,
         "listing_per_frame": LISTING_PER_FRAME,
         "ops": [op.name for op in registry.Op],

@@ -22,12 +22,16 @@ def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[
     reply: dict[str, object] = {
         "ok": result.program is not None,
         "diagnostics": [d.as_dict() for d in result.diagnostics],
-        "slots": None,
+        "texture": None,
     }
     if result.program is not None:
-        data = result.program.to_bytes(pad=True)
-        reply["slots"] = base64.b64encode(data).decode("ascii")
-        reply["slot_count"] = LIMITS.slots
+        # The program texture's rows the program uses (the rest are zero): the start of
+        # what `psl compile --format texture` writes.
+        row = 4 * 4 * LIMITS.texture_width
+        rows = max(1, -(-2 * len(result.program.instructions) // LIMITS.texture_width))
+        data = result.program.texture_bytes()[: rows * row]
+        reply["texture"] = base64.b64encode(data).decode("ascii")
+        reply["texture_width"] = LIMITS.texture_width
         reply["instructions"] = len(result.program.instructions)
         reply["registers"] = result.program.registers
         if native:  # psl export reads the -O0 code (its inference is that code's)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from psl.bytecode import read_slots, set_mask_lanes
+from psl.bytecode import from_texture, read_slots, set_mask_lanes
 from psl.registry import LIMITS, Op
 from psl.vm import values
 from psl.vm.builtins import Ctx
@@ -271,7 +271,7 @@ class Frame:
         zero = values.ZERO4
         try:
             while True:
-                if pc >= SLOTS:  # the slot loop ends (`i < 4092`)
+                if pc >= SLOTS:  # the slot loop ends (`i < LIMITS.slots`)
                     g.pc, g.sp = pc, sp
                     g.ex += ex
                     ex = 0
@@ -429,3 +429,10 @@ def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
     stats = Stats(exec_.reshape(h, w), jumps.reshape(h, w), hit.reshape(h, w), deep,
                   code.registers, groups)
     return img, stats
+
+
+def execute_texture(texels: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps
+                    ) -> tuple[np.ndarray, Stats]:
+    """Run a program given as the program texture the world uploads (float32
+    [height][width][4], `bytecode.to_texture`), read as the shader reads it."""
+    return execute(from_texture(texels), inputs, max_jumps)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from psl import registry
+from psl.bytecode import to_texture
 from psl.gen import glsl
 from psl.vm.inputs import Inputs
 
@@ -160,15 +161,14 @@ class BrowserVM:
     def render_frames(self, slots: np.ndarray, frames: list[Inputs], mode: str = "color",
                       last: bool = False) -> list[BrowserRender]:
         """Run frames from a zero self() texture, each frame's output feeding the next.
-        Textures come from the first frame's Inputs; `self_texture` is ignored."""
+        Textures come from the first frame's Inputs; `self_texture` is ignored. The
+        program reaches the VM as the program texture of `slots` (`bytecode.to_texture`)."""
         first = frames[0]
         for f in frames:
             if (f.width, f.height) != (first.width, first.height):
                 raise ValueError("all frames of one run have one size")
         self._set_textures(first)
-        program = np.zeros((registry.LIMITS.slots, 4), np.float32)
-        arr = np.asarray(slots, np.float32).reshape(-1, 4)
-        program[: len(arr)] = arr
+        program = to_texture(slots)
         got = self.page.evaluate("(job) => window.pslHarness.run(job)", {
             "program": _b64(program), "width": first.width, "height": first.height,
             "frames": [frame_inputs(f) for f in frames], "mode": mode, "last": last})
@@ -190,9 +190,7 @@ class BrowserVM:
     def benchmark(self, slots: np.ndarray, inputs: Inputs, count: int) -> dict[str, float]:
         """Frames per second of the colour pass at inputs' size (render.js, no readback)."""
         self._set_textures(inputs)
-        program = np.zeros((registry.LIMITS.slots, 4), np.float32)
-        arr = np.asarray(slots, np.float32).reshape(-1, 4)
-        program[: len(arr)] = arr
+        program = to_texture(slots)
         return self.page.evaluate("(job) => window.pslHarness.benchmark(job)", {
             "program": _b64(program), "width": inputs.width, "height": inputs.height,
             "inputs": frame_inputs(inputs), "count": count})

@@ -2,9 +2,10 @@
 // process and prints one JSON line per program:
 //   {"i": k, "out": output.text, "uploads": n, "upload_events": e, "upload_ok": bool,
 //    "slots": "<hex>", "frames": f, "exc": null|"..."}
-// "slots" holds the uploaded float bits (8 hex digits per lane, 4 lanes per slot) up to the
-// last slot that is not all zero. "uploads" counts SetVectorArray calls, "upload_events" the
-// Udon events they happened in (1 when the program was uploaded at once).
+// "slots" holds the program texture's texels as the material has it bound (float bits, 8 hex
+// digits per lane, 4 lanes per texel, slot k = texel k) up to the last texel that is not all
+// zero. "uploads" counts SetTexture (and SetVectorArray) calls, "upload_events" the Udon
+// events they happened in (1 when the program was uploaded at once).
 // A compile may run across frames: Compile() starts it and, while the Compiler's `compiling`
 // field is true, the host delivers frames (one Update() call each) until it is done, at most
 // FrameCap of them ("exc" is then "NOT-FINISHED: ..."); "frames" counts them. A Compiler
@@ -308,7 +309,7 @@ public static class Host
 
     private static void AppendStep(StringBuilder steps, string step, Compiler c, int frames, object busy)
     {
-        string slots = SlotsHex(c.screenMat.Arrays);
+        string slots = SlotsHex(c.screenMat);
         if (steps.Length > 0)
         {
             steps.Append(", ");
@@ -338,9 +339,10 @@ public static class Host
             ev.Names.Add(u.Name);
             set[u.Name] = u.Values;
         }
-        if (ev.Names.Count == 4 && set.Count == 4)
+        Vector4[] texels;
+        if (ev.Names.Count == 1 && set.TryGetValue(ProgramTexture, out texels) && texels != null)
         {
-            ev.Slots = SlotsHex(set);
+            ev.Slots = TexelsHex(texels);
         }
         Ev last = events.Count > 0 ? events[events.Count - 1] : null;
         if (last != null && call == "Update" && last.Call == "Update" && last.Step == step
@@ -537,7 +539,7 @@ public static class Host
         sb.Append(", \"out\": ").Append(Json(c.output.text));
         sb.Append(", \"uploads\": ").Append(m.ArrayUploads);
         sb.Append(", \"upload_events\": ").Append(m.UploadEvents());
-        string slots = m.ArrayUploads == 4 ? SlotsHex(m.Arrays) : null;
+        string slots = m.ArrayUploads == 1 ? SlotsHex(m) : null;
         sb.Append(", \"upload_ok\": ").Append(slots != null ? "true" : "false");
         if (slots != null)
         {
@@ -549,21 +551,41 @@ public static class Host
         return sb.ToString();
     }
 
-    // The program held by arrays _Program0.._Program3 (1023 slots each) as hex, 8 digits per
-    // lane and 4 lanes per slot, up to the last slot that is not all zero; null when an array
-    // is missing or has another length.
-    private static string SlotsHex(Dictionary<string, Vector4[]> arrays)
+    // The program texture's material property and shape (registry LIMITS.texture_*).
+    private const string ProgramTexture = "_ProgramTex";
+    private const int TextureWidth = 256;
+    private const int TextureHeight = 128;
+
+    // The program as the material's texture holds it (its texels after the last Apply), as
+    // TexelsHex writes it; null when no texture is bound or it is not the program texture the
+    // VM reads exactly (RGBAFloat, TextureWidth x TextureHeight, no mipmaps, linear, point
+    // filtering, clamped) or was never applied.
+    private static string SlotsHex(Material m)
     {
-        Vector4[] all = new Vector4[4 * 1023];
-        for (int a = 0; a < 4; a++)
+        Texture bound;
+        if (!m.Textures.TryGetValue(ProgramTexture, out bound))
         {
-            Vector4[] arr;
-            if (!arrays.TryGetValue("_Program" + a, out arr) || arr.Length != 1023)
-            {
-                return null;
-            }
-            Array.Copy(arr, 0, all, a * 1023, 1023);
+            return null;
         }
+        Texture2D t = bound as Texture2D;
+        if (t == null || t.Applied == null || t.Width != TextureWidth || t.Height != TextureHeight
+            || t.Format != TextureFormat.RGBAFloat || t.MipChain || !t.Linear
+            || t.filterMode != FilterMode.Point || t.wrapMode != TextureWrapMode.Clamp)
+        {
+            return null;
+        }
+        Vector4[] texels = new Vector4[t.Applied.Length];
+        for (int k = 0; k < texels.Length; k++)
+        {
+            texels[k] = new Vector4(t.Applied[k].r, t.Applied[k].g, t.Applied[k].b, t.Applied[k].a);
+        }
+        return TexelsHex(texels);
+    }
+
+    // Texels (slot k = texel k, row-major) as hex, 8 digits per lane and 4 lanes per texel,
+    // up to the last texel that is not all zero.
+    private static string TexelsHex(Vector4[] all)
+    {
         int last = -1;
         for (int s = 0; s < all.Length; s++)
         {

@@ -190,25 +190,31 @@ public static class Players
         }
     }
 
-    // A program's identity on a screen: a hash of the uploaded arrays ("" before any upload),
-    // which tests compare between players.
+    // A program's identity on a screen: a hash of the applied program texture ("" before any
+    // upload), which tests compare between players.
     private static string Uploaded(Client c)
     {
-        StringBuilder sb = new StringBuilder();
-        Dictionary<string, Vector4[]> arrays = c.Compiler.screenMat.Arrays;
-        for (int k = 0; arrays.ContainsKey("_Program" + k); k++)
+        Texture value;
+        if (!c.Compiler.screenMat.Textures.TryGetValue("_ProgramTex", out value))
         {
-            foreach (Vector4 v in arrays["_Program" + k])
-            {
-                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.x), 0).ToString("x8"));
-                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.y), 0).ToString("x8"));
-                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.z), 0).ToString("x8"));
-                sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.w), 0).ToString("x8"));
-            }
+            return "";
+        }
+        Texture2D texture = value as Texture2D;
+        if (texture == null || texture.Applied == null)
+        {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        foreach (Color v in texture.Applied)
+        {
+            sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.r), 0).ToString("x8"));
+            sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.g), 0).ToString("x8"));
+            sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.b), 0).ToString("x8"));
+            sb.Append(BitConverter.ToInt32(BitConverter.GetBytes(v.a), 0).ToString("x8"));
         }
         byte[] hash = System.Security.Cryptography.MD5.Create().ComputeHash(
             Encoding.ASCII.GetBytes(sb.ToString()));
-        return sb.Length == 0 ? "" : BitConverter.ToString(hash).Replace("-", "");
+        return BitConverter.ToString(hash).Replace("-", "");
     }
 
     private static string State(Client c)

@@ -20,6 +20,70 @@ namespace UnityEngine
         }
     }
 
+    // UnityEngine.Color (exposed: constructor (r, g, b, a), fields r g b a).
+    public struct Color
+    {
+        public float r, g, b, a;
+
+        public Color(float r, float g, float b, float a)
+        {
+            this.r = r; this.g = g; this.b = b; this.a = a;
+        }
+    }
+
+    // The enum values the program texture uses (values as in UnityEngine).
+    public enum TextureFormat { RGBA32 = 4, RGBAHalf = 17, RGBAFloat = 20 }
+    public enum FilterMode { Point = 0, Bilinear = 1, Trilinear = 2 }
+    public enum TextureWrapMode { Repeat = 0, Clamp = 1, Mirror = 2, MirrorOnce = 3 }
+
+    // UnityEngine.Texture (exposed: filterMode and wrapMode setters; Unity's defaults).
+    public class Texture : Object
+    {
+        public FilterMode filterMode { get; set; } = FilterMode.Bilinear;
+        public TextureWrapMode wrapMode { get; set; } = TextureWrapMode.Repeat;
+    }
+
+    // UnityEngine.Texture2D (exposed: constructor (width, height, format, mipChain, linear),
+    // SetPixels(Color[]), Apply(bool), GetPixel(int, int)). Test-only members record the constructor's arguments,
+    // the CPU copy SetPixels writes (Pixels) and what the GPU holds after the last Apply
+    // (Applied, null before the first): a shader sees only Applied.
+    public class Texture2D : Texture
+    {
+        public readonly int Width, Height;
+        public readonly TextureFormat Format;
+        public readonly bool MipChain, Linear;
+        public readonly Color[] Pixels;
+        public Color[] Applied;
+        public int Applies;
+
+        public Texture2D(int width, int height, TextureFormat textureFormat, bool mipChain, bool linear)
+        {
+            Width = width; Height = height; Format = textureFormat; MipChain = mipChain; Linear = linear;
+            Pixels = new Color[width * height];
+        }
+
+        public void SetPixels(Color[] colors)
+        {
+            if (colors.Length != Pixels.Length)
+            {
+                throw new ArgumentException("SetPixels: the array must hold width * height colours");
+            }
+            Array.Copy(colors, Pixels, colors.Length);
+        }
+
+        public void Apply(bool updateMipmaps)
+        {
+            Applied = (Color[])Pixels.Clone();
+            Applies++;
+        }
+
+        // GetPixel reads the CPU copy (what SetPixels wrote), as Unity's does.
+        public Color GetPixel(int x, int y)
+        {
+            return Pixels[y * Width + x];
+        }
+    }
+
     // UnityEngine.Object / GameObject / Component (exposed: Component.gameObject).
     public class Object { }
 
@@ -43,10 +107,13 @@ namespace UnityEngine
         public Mesh sharedMesh { get; set; }
     }
 
-    // UnityEngine.Material (exposed: SetVectorArray(string, Vector4[]), SetVector(string, Vector4)).
+    // UnityEngine.Material (exposed: SetVectorArray(string, Vector4[]), SetVector(string, Vector4),
+    // SetTexture(string, Texture), GetTexture(string)).
     // The stub records what was uploaded so the host can dump it: the last array per name
-    // (Arrays), the number of SetVectorArray calls (ArrayUploads) and every call in order with
-    // the event it happened in (Uploads). Event is test-only: the host calls BeginEvent before
+    // (Arrays), the texture bound per name (Textures), the number of SetVectorArray and
+    // SetTexture calls (ArrayUploads) and every call in order with the event it happened in
+    // (Uploads; a SetTexture of a Texture2D records its applied texels as Vector4 (r, g, b, a),
+    // none when it was never applied). Event is test-only: the host calls BeginEvent before
     // each Udon event it delivers (Compile, CompileReceived, one Update frame, ...), so a test
     // can tell whether the arrays of one program were all set within a single event.
     public class Material : Object
@@ -98,6 +165,32 @@ namespace UnityEngine
             Vector4[] copy = (Vector4[])values.Clone();
             Arrays[name] = copy;
             Uploads.Add(new ArrayUpload(name, copy, Event));
+        }
+
+        public readonly Dictionary<string, Texture> Textures = new Dictionary<string, Texture>();
+
+        public Texture GetTexture(string name)
+        {
+            Texture value;
+            return Textures.TryGetValue(name, out value) ? value : null;
+        }
+
+        public void SetTexture(string name, Texture value)
+        {
+            ArrayUploads++;
+            Textures[name] = value;
+            Texture2D t = value as Texture2D;
+            Vector4[] texels = null;
+            if (t != null && t.Applied != null)
+            {
+                texels = new Vector4[t.Applied.Length];
+                for (int k = 0; k < texels.Length; k++)
+                {
+                    Color c = t.Applied[k];
+                    texels[k] = new Vector4(c.r, c.g, c.b, c.a);
+                }
+            }
+            Uploads.Add(new ArrayUpload(name, texels, Event));
         }
 
         public void SetVector(string name, Vector4 value)

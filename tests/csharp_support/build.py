@@ -18,12 +18,16 @@ from pathlib import Path
 import numpy as np
 
 from psl.gen import udonsharp
+from psl.registry import LIMITS
 
 HERE = Path(__file__).resolve().parent
 STUBS = HERE / "UdonStubs.cs"
 HOST = HERE / "Host.cs"
 PLAYERS = HERE / "Players.cs"  # `Host.exe --players`: sessions of simulated players
-SLOTS = 4092
+SLOTS = LIMITS.slots  # texels of the program texture
+# Host.cs spells the texture's shape out (it checks what the compiler creates)
+assert (f"TextureWidth = {LIMITS.texture_width};" in HOST.read_text()
+        and f"TextureHeight = {LIMITS.texture_height};" in HOST.read_text())
 
 _shared_hosts: dict[Path, Path] = {}  # pytest's base temp dir -> Host.exe
 
@@ -68,10 +72,10 @@ class HostResult:
     out: str  # output.text
     uploads: int
     upload_ok: bool
-    slots: np.ndarray | None  # uint32 [4092][4] bits, when uploaded
+    slots: np.ndarray | None  # uint32 [LIMITS.slots][4] texel bits, when uploaded
     exception: str | None
     frames: int = 0  # Update() frames the compile took after Compile() (0: done in Compile)
-    upload_events: int = 0  # events with SetVectorArray calls (1: uploaded at once)
+    upload_events: int = 0  # events with SetTexture calls (1: uploaded at once)
     #: the same program compiled with the Compiler's `optimize` on (-O1); this result is
     #: the -O0 one (`optimize` off). The host compiles every program at both settings.
     optimized: HostResult | None = None
@@ -82,7 +86,7 @@ class HostResult:
 
 
 def decode_slots(hexstr: str) -> np.ndarray:
-    """The host's slot hex (trailing zero slots cut) as uint32 bits [4092][4]."""
+    """The host's texel hex (trailing zero texels cut) as uint32 bits [LIMITS.slots][4]."""
     raw = bytes.fromhex(hexstr)
     words = np.frombuffer(raw, dtype=">u4").astype(np.uint32)
     full = np.zeros(SLOTS * 4, dtype=np.uint32)

@@ -187,8 +187,9 @@ def soup_sum_uncalled() -> str:
 
 
 def soup_sum_at_limit() -> str:
-    """The longest `x=1+...+1;` that compiles: 2n-1 + SETVAR = INSTRUCTIONS (when even)."""
-    n = INSTRUCTIONS // 2
+    """The longest `x=1+...+1;` that compiles: 2n-1 + SETVAR = INSTRUCTIONS (when even), or
+    as long as the source limit allows."""
+    n = min(INSTRUCTIONS // 2, (LIMIT - 2) // 2)
     return "x=" + "+".join(["1"] * n) + ";"
 
 
@@ -341,7 +342,7 @@ def unary_not() -> str:
 
 def unary_at_limit() -> str:
     """The longest `x=-...-1;` that compiles: PUSHCONST + n UNOP + SETVAR = INSTRUCTIONS."""
-    return "x=" + "- " * (INSTRUCTIONS - 2) + "1;"
+    return "x=" + "- " * min(INSTRUCTIONS - 2, (LIMIT - 4) // 2) + "1;"
 
 
 def unary_uncalled() -> str:
@@ -361,7 +362,9 @@ def ident_long() -> str:
 
 def ident_many_over_registers() -> str:
     """Many distinct names (assigned once each), within the instruction limit: E031."""
-    n = (INSTRUCTIONS - 1) // 2  # 2 per assignment + the final PUSHVAR
+    # 2 instructions per assignment + the final PUSHVAR; at most as many as fit the source
+    # limit with names of 3 characters (enough distinct ones)
+    n = min((INSTRUCTIONS - 1) // 2, (LIMIT - 8) // (3 + len("=1;")))
     per = (LIMIT - 8) // n - len("=1;")
     names = scattered_names(n, max(1, min(per, 64)))
     return "".join(f"{v}=1;" for v in names) + names[0]
@@ -454,7 +457,8 @@ def params_called() -> str:
 
 def params_called_over_registers() -> str:
     """One call with the most arguments that fit the instruction limit: E031."""
-    return _params_called((INSTRUCTIONS - 1) // 2)
+    return _params_called(largest(lambda k: 2 * k + 1 <= INSTRUCTIONS
+                                  and len(_params_called(k)) <= LIMIT))
 
 
 def params_at_registers() -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from psl import registry
+from psl.bytecode import to_texture
 from psl.vm.inputs import Inputs
 
 SUPPORT_DIR = Path(__file__).resolve().parent
@@ -66,16 +66,6 @@ def audiolink_texture(seed: int = 7) -> np.ndarray:
     return tex
 
 
-def pad_program(slots: np.ndarray) -> np.ndarray:
-    """The program as the 4092 float4 slots the VM reads (unused slots zero)."""
-    slots = np.asarray(slots, dtype=np.float32).reshape(-1, 4)
-    if len(slots) > registry.LIMITS.slots:
-        raise ValueError(f"{len(slots)} slots > {registry.LIMITS.slots}")
-    full = np.zeros((registry.LIMITS.slots, 4), dtype=np.float32)
-    full[: len(slots)] = slots
-    return full
-
-
 _ZERO_TEXTURE = np.zeros((1, 1, 4), np.float32)  # an unbound sampler reads zeros
 AUDIOLINK_INCLUDE_ROOT = SUPPORT_DIR / "fake_audiolink"
 #: the VM's samplers as psl_harness.slang / unity_stub.slang name them, and their Inputs field
@@ -120,31 +110,23 @@ class SlangVM:
     With `audiolink=True` the build defines AUDIOLINK and resolves AudioLink's include to
     the software stand-in under fake_audiolink/, which reads `Inputs.audiolink`.
 
-    `upload` chooses how the program reaches the VM: "buffer" (PSL_FLAT_PROGRAM, one
-    StructuredBuffer: the fast path for tests), "cbuffer" (the Unity cbuffer, written
-    through `_Program`) or "arrays" (the Unity cbuffer, written through the four aliased
-    arrays `_Program0`..`_Program3` as Udon uploads them).
+    The program reaches the VM as the program texture (`render` takes slots and uploads
+    `bytecode.to_texture` of them, `render_texture` takes the texels), which the VM reads
+    with `_ProgramTex.Load` (a buffer stands in for the texture: see psl_harness.slang).
     """
 
-    UPLOADS = ("buffer", "cbuffer", "arrays")
-
     def __init__(self, cginc_dir: Path, cache_dir: Path | None = None,
-                 audiolink: bool = False, upload: str = "buffer", device: str = "cpu") -> None:
+                 audiolink: bool = False, device: str = "cpu") -> None:
         import slangpy as spy
 
-        if upload not in self.UPLOADS:
-            raise ValueError(f"upload must be one of {self.UPLOADS}")
         self._spy = spy
         self.audiolink = audiolink
-        self.upload = upload
         start = time.perf_counter()
         include_paths = [str(SUPPORT_DIR), str(cginc_dir)]
         defines = {}
         if audiolink:
             include_paths.append(str(AUDIOLINK_INCLUDE_ROOT))
             defines["AUDIOLINK"] = "1"
-        if upload != "buffer":
-            defines["PSL_HARNESS_CBUFFER"] = "1"
         options = {
             "include_paths": include_paths,
             "optimization": spy.SlangOptimizationLevel.maximal,
@@ -166,27 +148,24 @@ class SlangVM:
     def _buffer(self, data: np.ndarray, struct_size: int, writable: bool = False):
         return make_buffer(self.device, self._spy, data, struct_size, writable)
 
-    def _program_vars(self, slots: np.ndarray) -> dict:
-        if self.upload == "buffer":
-            return {"_Program": self._buffer(slots, 16)}
-        rows = [self._spy.float4(*row) for row in slots.tolist()]
-        if self.upload == "cbuffer":
-            return {"ProgramBuffer": {"_Program": rows}}
-        n = registry.LIMITS.upload_array_length
-        return {"ProgramBuffer": {f"_Program{k}": rows[k * n:(k + 1) * n]
-                                  for k in range(registry.LIMITS.upload_arrays)}}
-
     def render(self, slots: np.ndarray, inputs: Inputs, sentinel: int = 0) -> Render:
         """Evaluate runVM for every pixel of an inputs.width x inputs.height grid."""
+        return self.render_texture(to_texture(slots), inputs, sentinel)
+
+    def render_texture(self, program: np.ndarray, inputs: Inputs, sentinel: int = 0) -> Render:
+        """runVM for every pixel, the program given as the texture's texels [h][w][4]."""
         spy = self._spy
         w, h = inputs.width, inputs.height
         samplers, texels = texture_vars(inputs, self.audiolink)
+        program = np.asarray(program, np.float32)
+        samplers["_ProgramTex"] = {"offset": len(texels), "width": program.shape[1],
+                                   "height": program.shape[0]}
+        texels = np.concatenate([texels, program.reshape(-1, 4)])
         out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
         stats_buf = self._buffer(np.zeros((w * h, 2), np.uint32), 8, writable=True)
         self.kernel.dispatch(
             [w * h, 1, 1],
             vars={
-                **self._program_vars(pad_program(slots)),
                 "psl_texels": self._buffer(texels, 16),
                 "psl_out": out_buf,
                 "psl_stats": stats_buf,

@@ -37,6 +37,7 @@ from psl.gen.unity.reference import reference_text
 from psl.gen.unity.serialization import (
     BUILTIN_GUIDS,
     CRT_ID,
+    NULL,
     RENDER_TEXTURE_ID,
     guid_for,
     guid_references,
@@ -240,7 +241,9 @@ def build_package(options: PackageOptions | None = None) -> Package:
                        ua.render_texture("PSL_Camera", camera.CAMERA_TEXTURE_SIZE))
     vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
         "PSL_VM", shader_guids["VM.shader"],
-        {CAMERA_PROPERTY: ref(RENDER_TEXTURE_ID, camera_rt, 2)}))
+        {CAMERA_PROPERTY: ref(RENDER_TEXTURE_ID, camera_rt, 2),
+         # bound at runtime by the compiler (docs/spec.md §5.5); none in the asset
+         registry.PROGRAM_TEXTURE_PROPERTY: NULL}))
     screen_tex = _texture_property(shaders["Screen.shader"])
     crt_guids: dict[int, str] = {}
     screen_mats: dict[int, str] = {}
@@ -311,6 +314,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         vm_material_guid=vm_mat,
         camera_texture_guid=camera_rt,
         camera_property=CAMERA_PROPERTY,
+        program_property=registry.PROGRAM_TEXTURE_PROPERTY,
         camera_input=camera.CAMERA_INPUT_NAME,
         camera_object=camera.CAMERA_OBJECT_NAME,
         camera_toggle=camera.CAMERA_TOGGLE_NAME,

@@ -61,8 +61,8 @@ const postJson = (url, doc) => getJson(url, {
 });
 
 function decodeSlots(b64) {
-  // Little-endian float32 bytes as `psl compile --pad` writes them; NaN payloads kept by
-  // copying bytes, never going through JS numbers.
+  // Little-endian float32 bytes as `psl compile --format texture` writes them (the rows
+  // the program uses), copied byte by byte.
   const bin = atob(b64);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
@@ -98,7 +98,7 @@ async function compileNow() {
   state.diagnostics = r.diagnostics;
   showDiagnostics(editor, r.diagnostics, $("diagnostics"));
   if (r.ok) {
-    vmRenderer?.setProgram(decodeSlots(r.slots));
+    vmRenderer?.setProgram(decodeSlots(r.texture));
     state.goodSeq = seq;
     const counts = {};
     for (const d of r.diagnostics) counts[d.severity] = (counts[d.severity] || 0) + 1;

@@ -40,7 +40,9 @@ void main() {
 // would put the cost there too, for single-target users; render.js reads output 1.)
 const MODE_COLOR = 0;
 // The program texture is this wide; the shader reads the width from the texture itself.
-const PROGRAM_TEXTURE_WIDTH = 64;
+// The program texture's shape (registry LIMITS.texture_width / texture_height; a test checks).
+const PROGRAM_TEXTURE_WIDTH = 256;
+const PROGRAM_TEXTURE_HEIGHT = 128;
 const TEXTURE_NAMES = ['camera', 'video', 'audiolink'];
 
 function compile(gl, type, source) {
@@ -143,16 +145,15 @@ export class PslRenderer {
     gl.deleteVertexArray(this.vao);
   }
 
-  // slots: Float32Array of 4 floats per slot (up to 4092 slots; the rest are zero). Pass
-  // the bytes as Python wrote them: NaN lanes must stay NaN.
-  setProgram(slots) {
+  // texels: Float32Array, the program texture as `psl compile --format texture` writes it
+  // (4 floats per texel, row-major, PROGRAM_TEXTURE_WIDTH per row; it holds no NaN). Fewer
+  // rows than the whole texture may be given: the rest are zero.
+  setProgram(texels) {
     const gl = this.gl;
-    const rows = Math.ceil(Math.max(slots.length / 4, 1) / PROGRAM_TEXTURE_WIDTH);
-    const data = new Float32Array(PROGRAM_TEXTURE_WIDTH * rows * 4);
-    // Copy through Uint32 views so that NaN payloads are never canonicalised by JS.
-    new Uint32Array(data.buffer).set(new Uint32Array(slots.buffer, slots.byteOffset,
-                                                     slots.length));
-    uploadFloat(gl, this.programTexture, PROGRAM_TEXTURE_WIDTH, rows, data);
+    const size = PROGRAM_TEXTURE_WIDTH * PROGRAM_TEXTURE_HEIGHT * 4;
+    const data = new Float32Array(size);
+    data.set(texels.length > size ? texels.subarray(0, size) : texels);
+    uploadFloat(gl, this.programTexture, PROGRAM_TEXTURE_WIDTH, PROGRAM_TEXTURE_HEIGHT, data);
   }
 
   setInputs(inputs) {

@@ -4,6 +4,7 @@ example buttons."""
 
 from __future__ import annotations
 
+from psl.gen.udonsharp import OPTIMIZE_DEFAULT
 from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.examples import add_examples
@@ -67,6 +68,7 @@ def build(assets: PrefabAssets) -> str:
     wiring.offer(ref(MATERIAL_ID, assets.vm_material, 2), "Material")
     wiring.offer(ref(CRT_ID, assets.crt, 2), "CustomRenderTexture", "RenderTexture", "Texture")
     wiring.offer(ref(renderer), "Renderer", "MeshRenderer")
+    wiring.offer_field("optimize", int(OPTIMIZE_DEFAULT))  # Unity writes a bool as 0/1
     wiring.register(compiler_go, "Compiler")
     wiring.register(sync_go, "SyncCode")
     _, compiler_backing = add_udonsharp(b, compiler_go, assets.classes["Compiler"], assets,
