@@ -247,8 +247,10 @@ def test_generated_programs_identical(mode, chunk):
         check_contract(result.unoptimized, result.program, frames, SMALL_JUMPS,
                        f"progen {mode} seed {seed}:\n{source}")
     # a program whose stack can reach LIMITS.stack (a loop leaving values behind, common
-    # in the compiler mode) is left as it is (docs/spec.md §10.1)
-    assert checked >= 0.9 * CHUNK and optimized >= 0.3 * checked
+    # in the compiler mode), or whose loops nest deeper than LIMITS.optimize_loop_nesting
+    # (most of the deep mode's), is left as it is (docs/spec.md §10.1)
+    share = 0.15 if mode == "deep" else 0.3
+    assert checked >= 0.9 * CHUNK and optimized >= share * checked
 
 
 def test_cli_compile_levels(tmp_path):
