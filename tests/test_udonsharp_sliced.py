@@ -210,7 +210,13 @@ def test_big_programs_through_the_sliced_path(host, sliced):
     assert got.upload_events == 1 and got.uploads == 1 and got.frames > 1
     assert got.slots is not None and np.array_equal(got.slots, slots)
     assert not np.isnan(got.slots.view(np.float32)).any()
+    # the Compiler's `optimize` on: the -O1 program, also in one event, equal to psl -O1
+    opt = got.optimized
+    assert opt is not None and opt.exception is None and opt.ok, got.out
+    assert opt.upload_events == 1 and opt.uploads == 1
+    assert np.array_equal(opt.slots, reference(sources[0], 1)[0])
     _, error = reference(sources[1])
     assert not over.ok and over.uploads == 0 and over.out == error
+    assert over.optimized is not None and over.optimized.out == error
     assert error == (f"line 1, col 1: program too large: {LIMITS.instructions + 1} "
                      f"instructions after inlining (limit {LIMITS.instructions})")
