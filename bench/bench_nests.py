@@ -32,20 +32,7 @@ RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT))
 
 from psl.compiler import compile_source  # noqa: E402
-
-
-def nest(kind: str, depth: int) -> str:
-    heads = []
-    for k in range(depth):
-        shape = kind if kind != "mixed" else ("while", "for", "if")[k % 3]
-        if shape == "while":
-            heads.append("while (a) {")
-        elif shape == "for":
-            heads.append(f"for (let i{k} = 0; i{k} < 2; i{k}++) {{")
-        else:
-            heads.append("if (a > 0) {")
-    body = "\n".join(heads) + "\na = a - 1;\n" + "}\n" * depth
-    return f"fun f(a) {{\n{body}a\n}}\nf(3)\n"
+from tests.progen.nests import nest  # noqa: E402
 
 
 def wall(args: list[str], runs: int) -> tuple[list[float], list[float]]:

@@ -19,25 +19,11 @@ from psl.infer.loops import COUNT_FLOOR, COUNT_PER_INSTRUCTION, count_budget, lo
 from psl.registry import LIMITS
 from tests import progen
 from tests.conftest import corpus_programs, valid_programs, warning_cases
+from tests.progen.nests import nest
 
 #: deepest nest the bracket limit allows: `fun f(a) {` holds one brace and the innermost
 #: condition one parenthesis
 DEEPEST = LIMITS.nesting - 2
-
-
-def nest(kind: str, depth: int) -> str:
-    """`depth` loops inside one another in a function, the issue's shape."""
-    heads = []
-    for k in range(depth):
-        shape = kind if kind != "mixed" else ("while", "for", "if")[k % 3]
-        if shape == "while":
-            heads.append("while (a) {")
-        elif shape == "for":
-            heads.append(f"for (let i{k} = 0; i{k} < 2; i{k}++) {{")
-        else:
-            heads.append("if (a > 0) {")
-    body = "\n".join(heads) + "\na = a - 1;\n" + "}\n" * depth
-    return f"fun f(a) {{\n{body}a\n}}\nfloat4(f(3), f(uv().x), 0, 1)\n"
 
 
 def work(source: str) -> tuple[int, int, int, int, list[str]]:
