@@ -213,8 +213,7 @@ OPTIMIZE_DEFAULT = False
 
 def context() -> dict[str, object]:
     limits = registry.LIMITS
-    # Emit's fast path relies on the staging array holding exactly the instruction limit,
-    # and the upload on the texture holding the staging array.
+    # Emit's bounds check relies on the texels holding exactly the instruction limit.
     assert 2 * limits.instructions == limits.slots, \
         "the in-world compiler assumes 2 * instructions == slots"
     assert limits.texture_width * limits.texture_height == limits.slots
