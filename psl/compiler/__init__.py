@@ -56,12 +56,19 @@ def check_source(source: str, optimize: int = 0) -> CompileResult:
     """Diagnostics for `psl check`. The limits are only known after inlining, so checking
     compiles the program too; a program the original world cannot run gets N004."""
     result = compile_source(source, optimize=optimize)
-    if result.program is not None:
-        why = original_format_problem(result.program)
+    # the original world compiles the source with its own compiler: judge the -O0 code
+    original = result.unoptimized or result.program
+    if original is not None:
+        why = original_format_problem(original)
         if why:
-            hint = ("for the original world, call big functions less often: every call is "
-                    "inlined" if len(result.program.instructions) > LIMITS.original_instructions
-                    else "")
+            hint = ""
+            if len(original.instructions) > LIMITS.original_instructions:
+                functions = result.ast is not None and any(
+                    isinstance(s, ast.FunDef) for s in result.ast.body.statements)
+                hint = ("for the original world, call big functions less often: every call is "
+                        "inlined" if functions else
+                        "for the original world, shorten the program: every operation, value "
+                        "and assignment is an instruction")
             result.diagnostics.append(make("N004", Span.start(), why=why, hint=hint))
     return result
 
