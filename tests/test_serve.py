@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -165,10 +166,22 @@ def _deep_nest(depth: int, start: int) -> str:
             + f"a\n}}\nlet c = f({start}) + f(uv().x);\nfloat4(c, c, 0, 1)\n")
 
 
-def test_a_burst_of_compiles_runs_only_the_newest() -> None:
-    """Four compiles posted while each is slow: the first is stopped, the two in between
+def test_a_burst_of_compiles_runs_only_the_newest(monkeypatch) -> None:
+    """Four compiles posted while the first runs: the first is stopped, the two in between
     never start, and only the newest runs to the end, on the one compile thread."""
+    import psl.serve.compiles as compiles_module
     from psl.serve.app import COMPILES
+
+    # The first compile holds the worker until all four are posted, so the test does not
+    # depend on how fast a cancelled compile unwinds.
+    posted = threading.Event()
+    run = compiles_module._run
+
+    def held(*args):
+        posted.wait(30)
+        return run(*args)
+
+    monkeypatch.setattr(compiles_module, "_run", held)
 
     async def body(client: TestClient) -> None:
         compiles = client.app[COMPILES]
@@ -190,6 +203,7 @@ def test_a_burst_of_compiles_runs_only_the_newest() -> None:
             await until(lambda k=k: compiles.newest == k + 1)  # in this order
             if k == 0:
                 await until(lambda: compiles.started == 1)  # the first is running
+        posted.set()
         replies = await asyncio.gather(*posts)
         assert [status for status, _ in replies] == [409, 409, 409, 200]
         assert all(reply.get("superseded") for _, reply in replies[:3])
