@@ -4,16 +4,16 @@ example buttons."""
 
 from __future__ import annotations
 
-from psl.gen.udonsharp import OPTIMIZE_DEFAULT
 from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
+from psl.gen.unity.components.compiler import add_compiler
 from psl.gen.unity.components.examples import add_examples
 from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import add_programs_panel
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
-from psl.gen.unity.components.udon import Wiring, add_udonsharp
+from psl.gen.unity.components.udon import Wiring
 from psl.gen.unity.components.ugui import (
     add_button,
     add_button_click,
@@ -22,7 +22,7 @@ from psl.gen.unity.components.ugui import (
     add_world_canvas,
     rect,
 )
-from psl.gen.unity.serialization import CRT_ID, MATERIAL_ID, color, ref, vec
+from psl.gen.unity.serialization import MATERIAL_ID, color, ref, vec
 
 NAME = "Shaderception"
 CANVAS_W, CANVAS_H = 1200, 1790
@@ -63,16 +63,8 @@ def build(assets: PrefabAssets) -> str:
     lock_go = b.add("TypingLock", root, rect=False)
     sharing = add_sharing_controls(b, canvas, wiring, sync_go, lock_go, x=20, y=1100,
                                    width=CANVAS_W - 40)
-    wiring.offer(ref(input_field), "InputField")
-    wiring.offer(ref(output_text), "Text")
-    wiring.offer(ref(MATERIAL_ID, assets.vm_material, 2), "Material")
-    wiring.offer(ref(CRT_ID, assets.crt, 2), "CustomRenderTexture", "RenderTexture", "Texture")
-    wiring.offer(ref(renderer), "Renderer", "MeshRenderer")
-    wiring.offer_field("optimize", int(OPTIMIZE_DEFAULT))  # Unity writes a bool as 0/1
-    wiring.register(compiler_go, "Compiler")
-    wiring.register(sync_go, "SyncCode")
-    _, compiler_backing = add_udonsharp(b, compiler_go, assets.classes["Compiler"], assets,
-                                        wiring)
+    compiler_backing = add_compiler(b, assets, wiring, compiler_go, sync_go, input_field,
+                                    output_text, renderer)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
     add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
