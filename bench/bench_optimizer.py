@@ -23,19 +23,6 @@ sys.path.insert(0, str(ROOT))
 
 from psl import optimize as opt  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
-from psl.optimize import (  # noqa: E402
-    constprop,
-    copyprop,
-    dse,
-    fold,
-    forward,
-    hoist,
-    jumps,
-    loops,
-    renumber,
-    unroll,
-)
-from psl.optimize.code import Code  # noqa: E402
 from psl.vm.render import RenderSettings, render  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -53,22 +40,6 @@ def settings(frames: int) -> RenderSettings:
         camera=np.load(CORPUS / "golden" / "camera.npy"),
         video=np.load(CORPUS / "golden" / "video.npy"),
         is_avpro=bool(s["_IsAVProInput"]), max_jumps=s["max_jumps"])
-
-
-def pipeline(code: Code, without: str = "") -> Code:
-    """psl.optimize.optimize_code with one pass left out (for the contributions)."""
-    if without != "loops":
-        code = loops.run(code)
-    for _ in range(opt.MAX_ROUNDS):
-        before = code
-        for p in (fold, constprop, copyprop, dse, forward, jumps, unroll):
-            if p.__name__.rsplit(".", 1)[1] != without:
-                code = p.run(code)
-        if opt._same(before, code):
-            break
-    if without != "hoist":
-        code = hoist.run(code)
-    return renumber.run(code)
 
 
 def measure(program, frames: int) -> tuple[float, float]:
@@ -89,7 +60,7 @@ def main() -> None:
         e1, j1 = measure(o1, frames)
         rows.append((name, len(o0.instructions), len(o1.instructions), e0, e1, j0, j1))
         for p in PASSES:
-            without = opt.to_program(pipeline(opt.to_code(o0), p))
+            without = opt.to_program(opt.optimize_code(opt.to_code(o0), p))
             ablation[p].append(measure(without, frames)[0])
         print(name, f"{e0:.1f} -> {e1:.1f}", flush=True)
     lines = ["# The -O1 optimizer on the corpus", "",

@@ -105,15 +105,20 @@ def _same(a: Code, b: Code) -> bool:
     return a.ops == b.ops and [bits(x) for x in a.args] == [bits(x) for x in b.args]
 
 
-def optimize_code(code: Code) -> Code:
-    code = loops.run(code)
+def optimize_code(code: Code, without: str = "") -> Code:
+    """The -O1 pipeline; `without` names one pass to leave out (bench/bench_optimizer.py
+    measures each pass's contribution that way)."""
+    if without != "loops":
+        code = loops.run(code)
     for _ in range(MAX_ROUNDS):
         before = code
         for p in ROUND:
-            code = p.run(code)
+            if p.__name__.rsplit(".", 1)[1] != without:
+                code = p.run(code)
         if _same(before, code):
             break
-    code = hoist.run(code)
+    if without != "hoist":
+        code = hoist.run(code)
     return renumber.run(code)
 
 
