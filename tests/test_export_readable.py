@@ -20,12 +20,6 @@ from psl.syntax import ast
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text())["programs"]
 NAMES = sorted(MANIFEST)
-#: PSL functions written in place, and why: an `if` without `else` inside leaves a value
-#: on some paths only (W005), so the code after the call differs by path.
-IN_PLACE = {
-    "apps_TableTennisPro": {"DrawBoard", "DrawDigit"},
-    "scene_pong_by_fuopy": {"DrawBoard", "DrawDigit"},
-}
 
 
 def _source(name: str) -> str:
@@ -62,11 +56,10 @@ def test_functions_and_variables_keep_their_names(name):
     _, called = _functions(result.ast)
     for target in ("glsl", "hlsl"):
         text = build_text(result, target)
-        for fn in sorted(called - IN_PLACE.get(name, set())):
+        for fn in sorted(called):
             assert re.search(rf"^(void|float[234]?|vec[234]) {fn}(_\d+)?\(", text, re.M), \
                 (target, fn)
         for var in {v.split(".")[-1] for v in result.program.variables.values()}:
-            # a variable of a function written in place carries its function's name
             assert re.search(rf"\b(\w+_)?{re.escape(var)}\d*_?\b", text), (target, var)
 
 

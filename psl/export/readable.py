@@ -270,6 +270,15 @@ class Readable(Writer):
         self.helpers: dict[tuple, list[str]] = {}  # builtins written as the VM's code
         self.depth = 0
         self.function = False  # a PSL function's body (see call)
+        self.stop_block: int | None = None  # where the function's call ends (see call)
+        self.stop_k = -1
+        self.stopped = False  # a call inside went on at stop_block
+        self.stops: dict[int, int] = {}  # the ways out of a function's call -> number
+        self.ended = False  # a call inside ended every path (see after_paths)
+        self.end_way: int | None = None  # with several ways out: the program's end (-1
+        # while unused), and the parameter that takes the program's result
+        self.end_param = ""
+        self.seq_stop: int | None = None  # where the seq writing now stops
         self.locals: dict[str, str] = {}  # IR register -> name, in a function
         self.declared: set[str] = set()
         self.used_regs: set[str] = set()
@@ -574,35 +583,48 @@ class Readable(Writer):
             i = j
         return None
 
-    def region(self, first: Block, k0: int, k1: int) -> tuple[list[Block], Block] | None:
+    def region(self, first: Block, k0: int, k1: int
+               ) -> tuple[list[Block], list[Block], bool] | None:
         """The blocks of a call that starts in `first` and ends in a later block: those
-        between (all inside the call), and the one block where it ends."""
+        between (all inside the call), and the one block where it ends; or, where paths
+        leave it with different stacks (a value left in an `if`, W005), the copies of the
+        code after it, one per path, and whether a path ends the program inside it."""
         blocks = self.program.blocks
         inside: list[Block] = []
         exits: set[int] = set()
         seen: set[int] = set()
+        ends_program = False
         work = [s for s in self.graph.succ[first.index]]
         while work:
             b = work.pop()
             if b in seen:
                 continue
             seen.add(b)
-            if b == _EXIT or b == first.index:
+            if b == _EXIT:
+                ends_program = True  # a path ends the program inside the call
+                continue
+            if b == first.index:
                 return None
             blk = blocks[b]
-            if k1 in blk.code or blk.code.start == k1 + 1:  # (a call may end with a jump)
+            if blk.code.start == k1 + 1 or (k1 in blk.code and not (
+                    blk.code.stop - 1 == k1 and isinstance(blk.end, Jump) and (
+                        blk.end.target is None
+                        or blocks[blk.end.target].code.start == k1 + 1))):
+                # (a call may end with a jump; a block that ends the call and goes on
+                # to the code after it, as other paths do, lies inside)
                 exits.add(b)
                 continue
             if not blk.code or blk.code.start < k0 or blk.code.stop - 1 > k1:
                 return None
             inside.append(blk)
             work.extend(self.graph.succ[b])
-        if len(exits) != 1:
+        outs = sorted((blocks[b] for b in exits), key=lambda x: x.index)
+        if not outs and not ends_program or any(b.index in self.graph.loops for b in outs):
             return None
-        last = blocks[exits.pop()]
-        if last.index in self.graph.loops:
+        if (len(outs) > 1 or ends_program) and (
+                self.graph.loops or any(b.code.start != k1 + 1 for b in outs)):
             return None
-        return sorted(inside, key=lambda x: x.index), last
+        return sorted(inside, key=lambda x: x.index), outs, ends_program
 
     def call(self, path: tuple, items: list[Assign], blk: Block, pad: str
              ) -> bool | tuple[Block, list[Assign]]:
@@ -644,15 +666,22 @@ class Readable(Writer):
         tail: list[Assign] = []
         every = list(rest)
         ends: list[Jump | Branch] = []
+        multi: list[Block] = []  # the copies of the code after the call, one per path
+        many = False  # several ways out (copies of the code after, the program's end)
         if k1 not in blk.code:
             got = self.region(blk, k0, k1)
             if got is None:
                 return False
-            inner_blocks, last = got
+            inner_blocks, outs, ends_program = got
             every += [a for b in inner_blocks for a in b.body]
-            every += [a for a in last.body if a.k <= k1]
-            tail = [a for a in last.body if a.k > k1]
             ends = [blk.end, *(b.end for b in inner_blocks)]
+            if len(outs) > 1 or ends_program:
+                multi = outs
+                many = True
+            else:
+                last = outs[0]
+                every += [a for a in last.body if a.k <= k1]
+                tail = [a for a in last.body if a.k > k1]
         if self.options.exact and any(a.check for a in every):
             return False
         # what the body reads and writes, in order
@@ -661,7 +690,8 @@ class Readable(Writer):
         read_first: set[str] = set()
         written: set[str] = set()
         param_regs = {t.name for _, t in args.values()}
-        slots = {s.name for b in [*inner_blocks, *([last] if last else [])] for s in b.entry}
+        slots = {s.name for b in [*inner_blocks, *([last] if last else []), *multi]
+                 for s in b.entry}
 
         def read(o: Operand | None) -> bool:
             if isinstance(o, Ref):
@@ -721,7 +751,7 @@ class Readable(Writer):
             for j in jumps:
                 if not all(read(v) for _, v in j.moves):
                     return False
-                if j.target is None:
+                if j.target is None and not many:
                     return False
                 if j.counted and self.count_jumps:
                     tops.add(j.top)
@@ -756,8 +786,8 @@ class Readable(Writer):
             escaping = [t for t in defined if t in after]
         else:
             escaping = [t for t in defined if self.uses.get(t, 0) > inner.get(t, 0)]
-        if len(escaping) > 1:
-            return False
+        if len(escaping) > 1 or (many and (escaping or tops or self.stops)):
+            return False  # (a call with several ways out returns which one it took)
         def own(r: str) -> bool:
             # the call's first statements run before everything else in it: a write there
             # comes first on every path; else every block must write before reading
@@ -793,14 +823,33 @@ class Readable(Writer):
             var = variables.get(int(_REG.match(r).group(1)), r)[len(prefix):]
             fw.locals[r] = fw._fresh(var)
         fw.local_regs = local_regs
+        # the stack slot that carries the call's value to the code after it: a local the
+        # function returns (it starts as the slot, for a path that leaves no value)
+        slot = last.entry[0] if last is not None and len(last.entry) == 1 \
+            and not escaping and not tops else None
+        slot_decl: list[str] = []
+        if slot is not None:
+            outer = fw.name(slot)
+            fw.locals[slot.name] = fw._fresh("value")
+            slot_decl = [f"    {self.lang.vec(slot.width)} {fw.locals[slot.name]} = {outer};"]
         try:
             fw.decl_inline = True
-            if last is None:
+            if many:
+                fw.stops = {b.index: n for n, b in enumerate(multi)}
+                fw.end_way = -1
+                fw.end_param = fw._fresh("result")
+                fw.write_list(rest, blk, len(path), "    ")
+                if fw.stopped or fw.ended:
+                    return False
+                fw.decl_inline = False
+                fw.follow(blk, None, "    ")
+            elif last is None:
                 fw.write_list(rest, blk, len(path), "    ")
             else:
                 self.count_uses(last)  # the caller goes on there: counted once
                 fw.write_list(rest, blk, len(path), "    ")
                 fw.decl_inline = False  # later writes may be in a narrower scope
+                fw.stop_block, fw.stop_k = last.index, k1
                 fw.follow(blk, last.index, "    ")
                 if fw.write_list([a for a in last.body if a.k <= k1], last, len(path),
                                  "    ") is not None:
@@ -811,12 +860,20 @@ class Readable(Writer):
         if escaping:
             t = Ref(escaping[0], width)
             fw.emit("    ", f"return {fw.text(t).text};")
+        if slot is not None:
+            fw.emit("    ", f"return {fw.locals[slot.name]};")
+            width = slot.width
         undeclared = [r for r in sorted(local_regs) if r not in fw.declared]
         decls = [f"    {self.lang.vec(w)} {fw.locals[r]} = "
                  f"{self.lang.construct(w, ['0.0'] * w)};"
                  for r in undeclared for w in [int(_REG.match(r).group(2))]]
-        rtype = self.lang.vec(width) if width else "void"
-        lines = [f"{rtype} @F({', '.join(params_text)})", "{", *decls, *_tidy(fw.lines),
+        only_end = many and not multi  # every path ends the program: returns its result
+        if many and not only_end and fw.end_way is not None and fw.end_way >= 0:
+            params_text.append(f"out {self.lang.float4} {fw.end_param}")
+        rtype = self.lang.vec(width) if width else self.lang.float4 if only_end \
+            else "float" if many else "void"
+        lines = [f"{rtype} @F({', '.join(params_text)})", "{", *slot_decl, *decls,
+                 *_tidy(fw.lines),
                  "}"]
         text = "\n".join(lines)
         name = calls.by_text.get(text)
@@ -838,7 +895,18 @@ class Readable(Writer):
         reads = frozenset().union(*(t.reads for t in arg_texts))
         for r in sorted(shared):
             self.flush_reads(r, pad)
-        if not escaping:
+        if only_end:
+            self.name_pending(pad)
+            self.end(None, pad, call_text)
+            self.ended = True
+            return next(iter(self.program.blocks.values())), []
+        if many:
+            return self.after_paths(multi, fw.end_way is not None and fw.end_way >= 0,
+                                    call_text, fun.name.text, pad)
+        if slot is not None:
+            self.name_pending(pad)
+            self.emit(pad, f"{self.name(slot)} = {call_text};")
+        elif not escaping:
             self.emit(pad, f"{call_text};")
         else:
             t = Ref(escaping[0], width)
@@ -860,19 +928,79 @@ class Readable(Writer):
         """In a function's body: from the end of `blk` to the block `stop`."""
         g = self.graph
         end = blk.end
+        ends = self.end_way is not None  # with several ways out every path returns
         if isinstance(end, Jump):
             self.take(end, pad)
             if end.target is None:
                 raise _NoCall
-            if self.seq(end.target, stop, None, pad):
+            if self.seq(end.target, stop, None, pad) != ends:
                 raise _NoCall
             return
         join = g.ipdom[blk.index]
         self.branch(end, join, None, pad)
+        if self.last_terminated and ends:
+            return
         if self.last_terminated or join is None:
             raise _NoCall
-        if join != stop and self.seq(join, stop, None, pad):
+        if join != stop and self.seq(join, stop, None, pad) != ends:
             raise _NoCall
+
+    def after_paths(self, outs: list[Block], ends: bool, call_text: str, fun: str, pad: str
+                    ) -> bool | tuple[Block, list[Assign]]:
+        """After a call that returned which way it left (see call): the code after it,
+        one copy per way, up to where the copies join."""
+        g = self.graph
+        chains = []
+        for b in outs:
+            chain: list[int] = []
+            n: int | None = b.index
+            while n is not None:
+                chain.append(n)
+                n = g.ipdom.get(n)
+            chains.append(chain)
+        join = next((n for n in chains[0] if all(n in c for c in chains[1:])), None) \
+            if chains and not ends else None
+        ways = len(outs) + ends
+        self.flush_jumps(pad)
+        self.name_pending(pad)
+        flag = self._fresh(f"{fun}_way")
+        if ends:
+            result = self._fresh(f"{fun}_result")
+            f4 = self.lang.float4
+            self.emit(pad, f"{f4} {result} = {self.lang.construct(4, ['0.0'] * 4)};")
+            call_text = f"{call_text[:-1]}, {result})" if not call_text.endswith("()") \
+                else f"{call_text[:-1]}{result})"
+        self.emit(pad, f"float {flag} = {call_text};")
+        done = True
+        for n in range(ways):
+            if n:
+                self.emit(pad + "    " * (n - 1), "else")
+                self.emit(pad + "    " * (n - 1), "{")
+            if n < ways - 1:
+                self.emit(pad + "    " * n, f"if ({flag} == {n}.0)")
+                self.emit(pad + "    " * n, "{")
+            deep = pad + "    " * (n + 1 if n < ways - 1 else n)
+            if n < len(outs):
+                arm = self.seq(outs[n].index, join, None, deep)
+            else:
+                self.end(None, deep, result)
+                arm = True
+            if not arm:
+                self.flush_jumps(deep)
+            done = done and arm
+            if n < ways - 1:
+                self.emit(pad + "    " * n, "}")
+        for n in range(ways - 1, 0, -1):
+            self.emit(pad + "    " * (n - 1), "}")
+        if done:
+            self.ended = True  # (the block given back is not written: see write_items)
+            return next(iter(self.program.blocks.values())), []
+        if join is None:
+            raise Unstructured("the ways out of a call never join")
+        if join == self.seq_stop:
+            self.stopped = True
+            return self.program.blocks[join], []
+        return self.program.blocks[join], self.program.blocks[join].body
 
     def cut_return(self, top: Operand | None) -> str:
         """Leaving at the jump budget: main outputs the top of the stack, as the VM; a
@@ -1002,8 +1130,20 @@ class Readable(Writer):
         return [f"{pad}psl_jumps += {jumps}{u};",
                 f"{pad}if (psl_jumps > {limit}{u}) {self.cut_return(top)}"]
 
-    def end(self, top: Operand | None, pad: str) -> None:
-        """The program's end: a cut-off here would output the same top."""
+    def end(self, top: Operand | None, pad: str, text: str | None = None) -> None:
+        """The program's end: a cut-off here would output the same top. In a function
+        with several ways out, it gives the program's result and returns the way (its
+        caller ends the program with that result); `text` is the result written."""
+        if self.function and self.end_way is not None:
+            self.flush_jumps(pad)
+            if not self.stops:  # the only way out: the result is the function's value
+                self.end_way = 0
+                self.emit(pad, f"return {text or self.result_text(top)};")
+                return
+            self.emit(pad, f"{self.end_param} = {text or self.result_text(top)};")
+            self.end_way = len(self.stops)
+            self.emit(pad, f"return {self.end_way}.0;")
+            return
         if self.function:
             raise _NoCall
         if self.jumps and (self.jump_top == top or (
@@ -1012,7 +1152,7 @@ class Readable(Writer):
             self.jumps = 0
             self.jump_top = None
         self.flush_jumps(pad)
-        self.emit(pad, f"return {self.result_text(top)};")
+        self.emit(pad, f"return {text or self.result_text(top)};")
 
     def take(self, j: Jump, pad: str) -> None:
         """The jump's count and stack moves (not where it goes)."""
@@ -1038,6 +1178,10 @@ class Readable(Writer):
         while True:
             if b == stop and b is not None:
                 return False
+            if b in self.stops:
+                self.flush_jumps(pad)
+                self.emit(pad, f"return {self.stops[b]}.0;")
+                return True
             if b is None or b == _EXIT:
                 raise Unstructured("a path ends without a jump")
             if loop is not None and b == loop:
@@ -1054,7 +1198,17 @@ class Readable(Writer):
                     return True
                 continue
             self.mark_written(b)
+            saved, self.seq_stop = self.seq_stop, stop
             blk = self.write_items(self.program.blocks[b], pad)
+            self.seq_stop = saved
+            if self.ended:
+                self.ended = False
+                return True
+            if self.stopped:
+                self.stopped = False
+                if blk.index != stop:
+                    raise _NoCall
+                return False
             b = blk.index
             end = blk.end
             if isinstance(end, Jump):
@@ -1207,6 +1361,19 @@ class Readable(Writer):
                 return blk
             blk, items = cont
             self.mark_written(blk.index)
+            if self.stopped or self.ended:
+                return blk
+            if blk.index in self.stops:
+                self.emit(pad, f"return {self.stops[blk.index]}.0;")
+                self.ended = True
+                return blk
+            if self.function and blk.index == self.stop_block:
+                # a call inside ended where this function's call ends (the same last
+                # block): the rest of that block is the caller's
+                if any(a.k <= self.stop_k for a in items):
+                    raise _NoCall
+                self.stopped = True
+                return blk
 
     def body(self) -> list[str]:
         """The main function's statements; `preamble` then holds what goes before it."""
