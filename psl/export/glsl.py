@@ -17,7 +17,7 @@ import numpy as np
 
 from psl import registry
 from psl.export.ir import Call, Program
-from psl.export.text import Language, Options, has_exact_path, write_body
+from psl.export.text import Language, Options, has_exact_path
 from psl.gen.env import render
 from psl.gen.glsl import context
 from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
@@ -166,16 +166,10 @@ def too_large(program: Program) -> bool:
 
 
 def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
-    """The main function's body and what goes before it (PSL functions, variables they
-    share): structured code where the block graph allows it, else the block-dispatch
-    loop."""
-    from psl.export.readable import GlslReadable, Unstructured
+    """See readable.structured_or_dispatch."""
+    from psl.export.readable import GlslReadable, structured_or_dispatch
 
-    try:
-        writer = GlslReadable(Glsl(), program, options, glsl=True)
-        return writer.body(), writer.preamble
-    except Unstructured:
-        return write_body(Glsl(), program, options), []
+    return structured_or_dispatch(GlslReadable, Glsl, program, options, glsl=True)
 
 
 def export(program: Program, options: Options, source: str = "<program>",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from psl import registry
 from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
-from psl.export.text import Language, Options, write_body
+from psl.export.text import Language, Options
 from psl.gen.env import render
 from psl.gen.hlsl import EXTENSION_DEFINES, builtin_cases, context
 from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
@@ -96,16 +96,10 @@ def notes(program: Program, options: Options) -> Notes:
 
 
 def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
-    """The main function's body and what goes before it (PSL functions, variables they
-    share): structured code where the block graph allows it, else the block-dispatch
-    loop."""
-    from psl.export.readable import HlslReadable, Unstructured
+    """See readable.structured_or_dispatch."""
+    from psl.export.readable import HlslReadable, structured_or_dispatch
 
-    try:
-        writer = HlslReadable(Hlsl(), program, options, glsl=False)
-        return writer.body(), writer.preamble
-    except Unstructured:
-        return write_body(Hlsl(), program, options), []
+    return structured_or_dispatch(HlslReadable, Hlsl, program, options, glsl=False)
 
 
 def export(program: Program, options: Options, source: str = "<program>") -> str:

@@ -38,7 +38,7 @@ from psl.export.ir import (
     Ref,
     Unary,
 )
-from psl.export.text import LANE, Writer
+from psl.export.text import LANE, Language, Options, Writer, write_body
 from psl.syntax import ast
 
 _ARITH_PREC = {"*": 2, "/": 2, "+": 3, "-": 3}
@@ -718,18 +718,7 @@ class Readable(Writer):
             if n in edges:
                 block_seen = set()
                 part += 1
-            e = a.expr
-            ops: list[Operand | None] = []
-            if isinstance(e, Ref):
-                ops = [e]
-            elif isinstance(e, Binary):
-                ops = [e.left, e.right]
-            elif isinstance(e, Unary | Pick):
-                ops = [e.value]
-            elif isinstance(e, Call):
-                ops = list(e.args)
-            elif isinstance(e, Lanes):
-                ops = [e.value, e.current]
+            ops = _operands(a.expr)
             if not all(read(o) for o in ops):
                 return False
             for o in ops:
@@ -765,17 +754,7 @@ class Readable(Writer):
         after: set[str] = set()
         tail_ops: list[Operand | None] = []
         for a in tail:
-            e = a.expr
-            if isinstance(e, Ref):
-                tail_ops.append(e)
-            elif isinstance(e, Binary):
-                tail_ops += [e.left, e.right]
-            elif isinstance(e, Unary | Pick):
-                tail_ops.append(e.value)
-            elif isinstance(e, Call):
-                tail_ops += list(e.args)
-            elif isinstance(e, Lanes):
-                tail_ops += [e.value, e.current]
+            tail_ops += _operands(a.expr)
         if last is not None:
             lend = last.end
             for j in [lend] if isinstance(lend, Jump) else [lend.fall, lend.taken]:
@@ -1085,19 +1064,8 @@ class Readable(Writer):
 
         for a in b.body:
             e = a.expr
-            if isinstance(e, Ref):
-                use(e)
-            elif isinstance(e, Binary):
-                use(e.left)
-                use(e.right)
-            elif isinstance(e, Unary | Pick):
-                use(e.value)
-            elif isinstance(e, Call):
-                for x in e.args:
-                    use(x)
-            elif isinstance(e, Lanes):
-                use(e.value)
-                use(e.current)
+            for x in _operands(e):
+                use(x)
         ends = [b.end] if isinstance(b.end, Jump) else [b.end.fall, b.end.taken]
         if isinstance(b.end, Branch):
             use(b.end.cond)
@@ -1452,23 +1420,28 @@ class Readable(Writer):
     preamble: list[str] = []
 
 
+def _operands(e: Expr) -> list[Operand | None]:
+    """What an assignment's expression reads (a Lit reads nothing)."""
+    if isinstance(e, Ref):
+        return [e]
+    if isinstance(e, Binary):
+        return [e.left, e.right]
+    if isinstance(e, Unary | Pick):
+        return [e.value]
+    if isinstance(e, Call):
+        return list(e.args)
+    if isinstance(e, Lanes):
+        return [e.value, e.current]
+    return []
+
+
 def _first_writes(body: list[Assign]) -> set[str]:
     """Registers whose first use in these statements assigns the whole of them."""
     seen: set[str] = set()
     out: set[str] = set()
     for a in body:
         e = a.expr
-        ops: list[Operand | None] = []
-        if isinstance(e, Ref):
-            ops = [e]
-        elif isinstance(e, Binary):
-            ops = [e.left, e.right]
-        elif isinstance(e, Unary | Pick):
-            ops = [e.value]
-        elif isinstance(e, Call):
-            ops = list(e.args)
-        elif isinstance(e, Lanes):
-            ops = [e.value, e.current]
+        ops = _operands(e)
         for o in ops:
             if isinstance(o, Ref):
                 seen.add(o.name)
@@ -1582,6 +1555,18 @@ def _drop_empty(lines: list[str]) -> list[str]:
         out.append(lines[i])
         i += 1
     return out
+
+
+def structured_or_dispatch(writer: type[Readable], language: type[Language], program: Program,
+                           options: Options, glsl: bool) -> tuple[list[str], list[str]]:
+    """The main function's body and what goes before it (PSL functions, variables they
+    share): structured code where the block graph allows it, else the block-dispatch loop
+    (text.write_body)."""
+    try:
+        readable = writer(language(), program, options, glsl=glsl)
+        return readable.body(), readable.preamble
+    except Unstructured:
+        return write_body(language(), program, options), []
 
 
 class GlslReadable(Readable):
