@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from psl.compiler import compile_source
+from psl.optimize import to_code
 from psl.registry import BUILTINS, LIMITS, Op
 from tests import progen
 from tests.conftest import corpus_programs, malformed_cases, valid_programs, warning_cases
@@ -59,9 +60,16 @@ def _mismatch(label: str, src: str, got: csbuild.HostResult, level: int) -> list
     if got.exception:
         problems.append(f"{label}: exception {got.exception[:300]}")
         return problems
-    if got.uploads and got.upload_events != 1:
-        problems.append(f"{label}: {got.uploads} arrays uploaded over {got.upload_events} "
-                        "events (a program is uploaded within one event)")
+    # -O0: one upload; -O1: the -O0 program first (it runs at once), then, unless the
+    # optimizer left it as it is, the -O1 program over it; each within one event
+    if got.uploads > level + 1 or got.uploads != got.upload_events:
+        problems.append(f"{label}: {got.uploads} uploads over {got.upload_events} events "
+                        f"(at most {level + 1}, each within one event)")
+    if got.uploads == 2:
+        first, _ = reference(src, 0)
+        if first is None or got.first_slots is None or not np.array_equal(first,
+                                                                          got.first_slots):
+            problems.append(f"{label}: the first of two uploads is not the -O0 program")
     slots, error = reference(src, level)
     if slots is None:
         if got.uploads:
@@ -272,6 +280,19 @@ def test_saturated_instruction_counts_agree(host):
                                  f"after inlining (limit {LIMITS.instructions})")
 
 
+def default_result(src: str) -> tuple[str, int]:
+    """What a Compiler with `optimize` at its default (on) prints after compiling `src`, and
+    how many uploads it made: the -O0 program, then the -O1 one unless the optimizer leaves
+    the program as it is (docs/spec.md §10.1)."""
+    o0 = compile_source(src, optimize=0).program
+    o1 = compile_source(src, optimize=1).program
+    assert o0 is not None and o1 is not None
+    text = f"compiled: {len(o1.instructions)} instructions, {o1.registers} registers"
+    if to_code(o0) is None:
+        return text, 1
+    return f"{text} (optimized from {len(o0.instructions)})", 2
+
+
 def test_behaviours(host):
     """Compile is local; Share takes ownership, serializes once and runs the text here too; a
     remote client compiles the received text without sharing it back; an example button
@@ -282,15 +303,14 @@ def test_behaviours(host):
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["compile_local"]
-    # these Compilers keep `optimize` at its default, off: -O0
-    program = compile_source("x = 1; x", optimize=0).program
-    assert out["compile_out"] == (f"compiled: {len(program.instructions)} instructions, "
-                                  f"{program.registers} registers")
-    assert out["compile_uploads"] == 1
+    # these Compilers keep `optimize` at its default, on: the -O0 upload, then the -O1 one
+    text, uploads = default_result("x = 1; x")
+    assert (out["compile_out"], out["compile_uploads"]) == (text, uploads) == (
+        "compiled: 1 instructions, 0 registers (optimized from 3)", 2)
     assert out["owner"] and out["share_serializations"] == 1
     assert out["share_synced"] == "x = 1; x" and out["share_out"] == out["compile_out"]
     assert out["remote_text"] == "x = 1; x" and out["remote_out"] == out["compile_out"]
-    assert out["remote_uploads"] == 1 and out["remote_quiet"]
+    assert out["remote_uploads"] == uploads and out["remote_quiet"]
     assert out["example_text"] == "float3(1, 0, 0)" and out["example_out"].startswith("compiled:")
     assert out["example_local"]
     assert out["error_out"] == "line 1, col 5: unexpected ';'" and out["uploads_on_error"] == 0
@@ -300,9 +320,7 @@ def test_behaviours(host):
     largest = out["largest"]
     assert len(largest.encode("utf-16-le")) // 2 == LIMITS.source_chars
     assert len(largest.encode("utf-8")) <= LIMITS.sync_bytes
-    program = compile_source(largest, optimize=0).program
-    assert out["max_out"] == (f"compiled: {len(program.instructions)} instructions, "
-                              f"{program.registers} registers")
+    assert out["max_out"] == default_result(largest)[0]
     assert out["max_synced"]
     too_long = compile_source(largest + " ").errors[0]
     assert too_long.code == "E004"
@@ -311,5 +329,5 @@ def test_behaviours(host):
                                 f"characters (limit {LIMITS.source_chars})")
     assert out["long_not_synced"]
     assert out["no_sync_out"].startswith("compiled:")
-    assert out["no_sync_uploads"] == 1
+    assert out["no_sync_uploads"] == uploads
     assert out["button"] == [1, 0, 1, 0] and out["axis"] == [0.25, 0, 0, -0.5]

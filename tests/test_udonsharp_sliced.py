@@ -1,7 +1,9 @@
 """The in-world compiler compiles in slices across frames: Compile()/CompileReceived() start a
 compile, Update() continues it while `compiling` is true, output.text shows "compiling..." until
-the end, and only a finished compile reaches the material -- all 4 arrays in one event. A new
-Compile()/CompileReceived() during a compile abandons it: its program is never uploaded.
+the program is compiled, and only a compiled program reaches the material, in one event: with
+`optimize` on (the default) its -O0 code at once, then its -O1 code when the optimizer is done.
+A new Compile()/CompileReceived() before that abandons the compile: nothing more of it is
+uploaded.
 
 The host's --overlap mode (tests/csharp_support/Host.cs) drives one Compiler through
   (a) A compiled to completion;
@@ -24,7 +26,7 @@ import pytest
 from psl.compiler import compile_source
 from tests.conftest import CORPUS
 from tests.csharp_support import build as csbuild
-from tests.test_udonsharp_diff import reference
+from tests.test_udonsharp_diff import default_result, reference
 
 pytestmark = pytest.mark.skipif(not csbuild.tools_available(),
                                 reason="mono-mcs/mono-runtime not installed")
@@ -71,15 +73,18 @@ def overlap(host) -> dict:
 
 
 @functools.cache
-def psl(path: Path, level: int = 0) -> tuple[np.ndarray | None, str]:
+def psl(path: Path, level: int = 1) -> tuple[np.ndarray | None, str]:
     """(program texture bits or None, output.text) as the reference compiler has them at
-    -O`level` (the --overlap Compiler keeps `optimize` at its default, off: -O0; the list mode
+    -O`level`; the text is the one the in-world Compiler ends with when its `optimize` is
+    at the default, on, for level 1 (the --overlap Compiler keeps the default; the list mode
     of the host drives both settings through Update(), tests/test_udonsharp_diff.py)."""
     src = path.read_text(encoding="utf-8")
     slots, error = reference(src, level)
     if slots is None:
         return None, error
-    program = compile_source(src, optimize=level).program
+    if level == 1:
+        return slots, default_result(src)[0]
+    program = compile_source(src, optimize=0).program
     assert program is not None
     return slots, (f"compiled: {len(program.instructions)} instructions, "
                    f"{program.registers} registers")
@@ -92,10 +97,11 @@ def same(hexslots: str | None, slots: np.ndarray | None) -> bool:
 
 
 def which(hexslots: str) -> str:
-    """The name of the program an upload holds ("?" for none of A, B, C, D)."""
+    """The program an upload holds: "A0" for A at -O0, "A1" at -O1, ... ("?" for none)."""
     for name, path in (("A", A), ("B", B), ("C", C), ("D", D)):
-        if same(hexslots, psl(path)[0]):
-            return name
+        for level in (0, 1):
+            if same(hexslots, psl(path, level)[0]):
+                return f"{name}{level}"
     return "?"
 
 
@@ -104,7 +110,7 @@ def uploads(overlap: dict, step: str) -> list[dict]:
 
 
 def test_programs_are_distinct_and_compile():
-    programs = [psl(p)[0] for p in (A, B, C, D)]
+    programs = [psl(p, level)[0] for p in (A, B, C, D) for level in (0, 1)]
     assert all(p is not None for p in programs)
     for i in range(4):
         for j in range(i):
@@ -144,23 +150,26 @@ def test_overlap_interrupts_a_running_compile(overlap, sliced):
 
 
 def test_overlap_abandoned_compiles_never_upload(overlap, sliced):
-    """Each step uploads once, at its end: A in (a), C in (b), D in (c) -- never B, never the
-    A abandoned in (c)."""
+    """Each step uploads its program at -O0 as soon as it is compiled and at -O1 at its end:
+    A in (a), C in (b), D in (c) -- never B, never the A abandoned in (c)."""
     for step, want in (("a", "A"), ("b", "C"), ("c", "D")):
         got = [which(e["upload_slots"]) for e in uploads(overlap, step)]
-        assert got == [want], f"({step}) uploaded {got}"
+        assert got == [want + "0", want + "1"], f"({step}) uploaded {got}"
         events = [e for e in overlap["events"] if e["step"] == step]
         assert events[-1]["uploads"] == 1, f"({step}) did not upload in its last event"
 
 
 def test_overlap_progress_text(overlap, sliced):
-    """While compiling, output.text starts with "compiling"; an event that leaves the compiler
-    idle shows the final text, and uploads happen only in such an event."""
+    """While compiling, output.text starts with "compiling", or once the -O0 program is up
+    it is that program's result and "; optimizing"; an event that leaves the compiler idle
+    shows the final text. Uploads happen in such an event or in the one that starts the
+    optimizer."""
     finals = {psl(p)[1] for p in (A, B, C, D)}
+    running = {psl(p, 0)[1] + "; optimizing" for p in (A, B, C, D)}
     for e in overlap["events"]:
         if e["compiling"]:
-            assert e["out"].startswith("compiling"), e
-            assert e["uploads"] == 0, e
+            assert e["out"].startswith("compiling") or e["out"] in running, e
+            assert e["uploads"] == 0 or e["out"] in running, e
         else:
             assert e["out"] in finals, e
     for step in "abc":
@@ -182,10 +191,12 @@ def test_list_mode_counts_frames(host, sliced):
     assert 1 <= pong0.frames < pong.frames
     assert pong0.ok and pong0.upload_events == 1 and pong0.uploads == 1
     assert np.array_equal(pong0.slots, reference(B.read_text(encoding="utf-8"))[0])
-    assert pong.ok and pong.upload_events == 1 and pong.uploads == 1
+    assert pong.ok and pong.upload_events == 2 and pong.uploads == 2  # -O0, then -O1
+    assert pong.first_slots is not None and np.array_equal(pong.first_slots, pong0.slots)
     slots, text = psl(B, 1)
     assert pong.out == text and pong.slots is not None and np.array_equal(pong.slots, slots)
     assert small.ok and small.upload_events == 1 and small.optimized.ok
+    assert small.optimized.upload_events == 2
 
 
 def test_repeat_finishes_each_compile(host, sliced):
@@ -210,10 +221,12 @@ def test_big_programs_through_the_sliced_path(host, sliced):
     assert got.upload_events == 1 and got.uploads == 1 and got.frames > 1
     assert got.slots is not None and np.array_equal(got.slots, slots)
     assert not np.isnan(got.slots.view(np.float32)).any()
-    # the Compiler's `optimize` on: the -O1 program, also in one event, equal to psl -O1
+    # the Compiler's `optimize` on: the -O0 program, then the -O1 one, each in one event,
+    # equal to psl's
     opt = got.optimized
     assert opt is not None and opt.exception is None and opt.ok, got.out
-    assert opt.upload_events == 1 and opt.uploads == 1
+    assert opt.upload_events == 2 and opt.uploads == 2
+    assert opt.first_slots is not None and np.array_equal(opt.first_slots, slots)
     assert np.array_equal(opt.slots, reference(sources[0], 1)[0])
     _, error = reference(sources[1])
     assert not over.ok and over.uploads == 0 and over.out == error

@@ -234,9 +234,10 @@ def test_the_listing_shows_the_program_on_the_screen(host):
 
     program = "v = uv(); v.x += 0.25; float3(v.x, -v.y, sin(time().y))"
     (shown,) = session(host, ("join", "A", program), ("listing", "A"), ("state", "A"))
-    # the Compiler's `optimize` is off by default: the listing is the -O0 program
+    # the Compiler's `optimize` is on by default: once the compile is done the listing is
+    # the -O1 program
     expected = [disassemble(ins) for ins in
-                compile_source(program, optimize=0).program.instructions]
+                compile_source(program, optimize=1).program.instructions]
     got = shown["out"].split("\n")
     assert len(got) == len(expected)
     for line, want in zip(got, expected, strict=True):

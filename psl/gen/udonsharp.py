@@ -206,9 +206,10 @@ def _by_id(names: dict[int, str]) -> list[str]:
     return [names.get(k, "") for k in range(max(names) + 1)]
 
 
-#: The Compiler's `optimize` field as generated and as the prefabs serialize it: off, since
-#: the in-world -O1 costs about 30x the externs of a compile (docs/world-setup.md, section 5).
-OPTIMIZE_DEFAULT = False
+#: The Compiler's `optimize` field as generated and as the prefabs serialize it: on. The -O0
+#: program is uploaded first, so the optimizer's work only delays the faster program, never
+#: the first one (docs/world-setup.md, "The optimizer switch").
+OPTIMIZE_DEFAULT = True
 
 
 def context() -> dict[str, object]:

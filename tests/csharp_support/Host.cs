@@ -1,7 +1,8 @@
 // Test host (not Udon code): feeds many programs to the generated Compiler in one mono
 // process and prints one JSON line per program:
 //   {"i": k, "out": output.text, "uploads": n, "upload_events": e, "upload_ok": bool,
-//    "slots": "<hex>", "frames": f, "exc": null|"..."}
+//    "slots": "<hex>", "first_slots": "<hex>" (of two uploads, the first), "frames": f,
+//    "exc": null|"..."}
 // "slots" holds the program texture's texels as the material has it bound (float bits, 8 hex
 // digits per lane, 4 lanes per texel, slot k = texel k) up to the last texel that is not all
 // zero. "uploads" counts SetTexture (and SetVectorArray) calls, "upload_events" the Udon
@@ -539,11 +540,16 @@ public static class Host
         sb.Append(", \"out\": ").Append(Json(c.output.text));
         sb.Append(", \"uploads\": ").Append(m.ArrayUploads);
         sb.Append(", \"upload_events\": ").Append(m.UploadEvents());
-        string slots = m.ArrayUploads == 1 ? SlotsHex(m) : null;
+        // one upload, or with `optimize` on two: the -O0 program, then the -O1 one over it
+        string slots = m.ArrayUploads >= 1 && m.ArrayUploads <= 2 ? SlotsHex(m) : null;
         sb.Append(", \"upload_ok\": ").Append(slots != null ? "true" : "false");
         if (slots != null)
         {
             sb.Append(", \"slots\": \"").Append(slots).Append("\"");
+        }
+        if (m.ArrayUploads == 2 && m.Uploads[0].Values != null)
+        {
+            sb.Append(", \"first_slots\": \"").Append(TexelsHex(m.Uploads[0].Values)).Append("\"");
         }
         sb.Append(", \"frames\": ").Append(frames);
         sb.Append(", \"exc\": ").Append(exc == null ? "null" : Json(exc));

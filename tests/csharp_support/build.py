@@ -79,6 +79,8 @@ class HostResult:
     #: the same program compiled with the Compiler's `optimize` on (-O1); this result is
     #: the -O0 one (`optimize` off). The host compiles every program at both settings.
     optimized: HostResult | None = None
+    #: of two uploads (`optimize` on: the -O0 program first, then -O1 over it), the first
+    first_slots: np.ndarray | None = None
 
     @property
     def ok(self) -> bool:
@@ -117,6 +119,8 @@ def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[Host
         slots = decode_slots(rec["slots"]) if rec.get("upload_ok") else None
         got = HostResult(rec["out"], rec["uploads"], rec["upload_ok"], slots, rec["exc"],
                          rec.get("frames", 0), rec.get("upload_events", 0))
+        if rec.get("first_slots") is not None:
+            got.first_slots = decode_slots(rec["first_slots"])
         (optimized if rec.get("o") == 1 else results)[rec["i"]] = got
     for k, r in enumerate(results):
         if r is not None:
