@@ -122,12 +122,12 @@ class Limits:
     # gets there); both compilers print count_cap + 1 then.
     count_cap: int = 10**18
     # -O1 (docs/spec.md §10) keeps its work proportional to the program: at most this many
-    # rounds of its passes (the corpus settles within 6, but each round costs the in-world
-    # compiler every pass over the whole program again, and rounds 4-6 save under a point),
+    # rounds of its passes (each round costs the in-world compiler every pass over the whole
+    # program again; the second fold of a round does most of what a third round did),
     # and a program whose loops nest deeper than this (each nesting level adds a sweep to
     # every dataflow solve, and counted loops unroll into each other round after round) is
     # left unchanged.
-    optimize_rounds: int = 3
+    optimize_rounds: int = 2
     optimize_loop_nesting: int = 8
 
 

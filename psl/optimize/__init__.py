@@ -7,6 +7,7 @@ jumps on any path. One module per pass, run in this order:
       fold        constant folding with the VM's own operators
       constprop   registers that hold one constant on every path become PUSHCONSTs
       copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
+      fold        again: what constprop made constant folds in the same round
       dse         dead stores, with the expression that computed them
       forward     a value stored and read once in a block is computed where it is read
       jumps       jump threading, jumps to the next instruction, unreachable code
@@ -38,7 +39,7 @@ from psl.optimize.code import Code, bits, is_jump, stack_depths
 from psl.registry import LIMITS, Op
 
 MAX_ROUNDS = LIMITS.optimize_rounds
-ROUND = (fold, constprop, copyprop, dse, forward, jumps, unroll)
+ROUND = (fold, constprop, copyprop, fold, dse, forward, jumps, unroll)
 LEVELS = (0, 1)
 
 
