@@ -77,6 +77,15 @@ EDGE_CASES += [
     + "x = x + 1;\n" + "}\n" * 9 + "x",
 ]
 
+EDGE_CASES += [
+    # forward near LIMITS.stack (128): the stack reaches 127 where t is read, so moving
+    # t's tree there would reach 128 and forward is not applied (docs/spec.md §10.6); one
+    # level less, it is
+    "let a = uv().x; let b = uv().y; let t = a * b" + " + b" * extra + "; return float4("
+    + "float4(1, 1, 1, " * levels + "t" + ").w" * levels + ", 0, 0, 1);"
+    for levels in (41, 42) for extra in (0, 2)
+]
+
 #: Documented divergence (docs/compiler-contract.md): counts beyond 10^18 (saturated in C#).
 KNOWN_DIVERGENCES: list[str] = [
     "fun a0(q){q*q+q}\n" + "".join(f"fun a{i}(q){{a{i - 1}(q)+a{i - 1}(q)}}\n"

@@ -533,6 +533,29 @@ def chain_programs() -> dict[str, str]:
 # ---------------------------------------------------------------------------- all
 
 
+def _long_tree(tail: str) -> str:
+    """`let t = a*b+a*b+...;` as long as the limits allow, then `tail`: one expression tree of
+    about INSTRUCTIONS instructions that -O1's forward moves (or dse deletes) as a whole."""
+    head = "let a=uv().x;let b=uv().y;let t="
+    n = min((LIMIT - len(head) - len(tail) - 1) // 4, (INSTRUCTIONS - 64) // 4)
+    return head + "+".join(["a*b"] * n) + ";" + tail
+
+
+def opt_long_tree_moved() -> str:
+    """forward moves the whole tree to its one read."""
+    return _long_tree("return float4(t,0,0,1);")
+
+
+def opt_long_tree_dead() -> str:
+    """t is never read: dse deletes the whole tree."""
+    return _long_tree("return float4(a,0,0,1);")
+
+
+def opt_long_tree_past_stores() -> str:
+    """forward checks the tree against each store between it and its read."""
+    return _long_tree("let u=a;let v=b;let w=a;return float4(t,u,v,w);")
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "nest_parens": nest_parens,
     "nest_calls": nest_calls,
@@ -573,6 +596,9 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "params_called": params_called,
     "params_called_over_registers": params_called_over_registers,
     "params_at_registers": params_at_registers,
+    "opt_long_tree_moved": opt_long_tree_moved,
+    "opt_long_tree_dead": opt_long_tree_dead,
+    "opt_long_tree_past_stores": opt_long_tree_past_stores,
 }
 
 
