@@ -169,5 +169,6 @@ def test_optimizer_tables_come_from_the_registry():
                                          range(max(registry.UNOP_BY_CODE) + 1),
                                          registry.UNOP_BY_CODE)
     assert "public bool optimize = true;" in text  # the issue: on by default
-    assert f"OPT_MAX_ROUNDS = {registry.LIMITS.optimize_rounds};" in text
+    pipeline = ", ".join(f"PASS_{name.upper()}" for name in registry.OPTIMIZER_PIPELINE)
+    assert f"private int[] optPipeline = {{ {pipeline} }};" in text
     assert f"OPT_LOOP_NESTING = {registry.LIMITS.optimize_loop_nesting};" in text

@@ -3,11 +3,10 @@ pixel finishing within the jump budget computes bit for bit the same, with no mo
 jumps on any path. One module per pass, run in this order:
 
     loops       for-loop layout: one taken jump per iteration instead of three
-    then, repeated until the code no longer changes (at most LIMITS.optimize_rounds rounds):
+    then the passes of registry.OPTIMIZER_PIPELINE, each once, in that order:
       fold        constant folding with the VM's own operators
       constprop   registers that hold one constant on every path become PUSHCONSTs
       copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
-      fold        again: what constprop made constant folds in the same round
       dse         dead stores, with the expression that computed them
       forward     a value stored and read once in a block is computed where it is read
       jumps       jump threading, jumps to the next instruction, unreachable code
@@ -35,11 +34,12 @@ from psl.optimize import (
     renumber,
     unroll,
 )
-from psl.optimize.code import Code, bits, is_jump, stack_depths
-from psl.registry import LIMITS, Op
+from psl.optimize.code import Code, is_jump, stack_depths
+from psl.registry import LIMITS, OPTIMIZER_PIPELINE, Op
 
-MAX_ROUNDS = LIMITS.optimize_rounds
-ROUND = (fold, constprop, copyprop, fold, dse, forward, jumps, unroll)
+_PASSES = {m.__name__.rsplit(".", 1)[1]: m
+           for m in (fold, constprop, copyprop, dse, forward, jumps, unroll)}
+PIPELINE = tuple(_PASSES[name] for name in OPTIMIZER_PIPELINE)
 LEVELS = (0, 1)
 
 
@@ -102,22 +102,14 @@ def to_program(code: Code) -> Program:
     return Program(out, registers=max(regs) + 1 if regs else 0, variables=dict(code.names))
 
 
-def _same(a: Code, b: Code) -> bool:
-    return a.ops == b.ops and [bits(x) for x in a.args] == [bits(x) for x in b.args]
-
-
 def optimize_code(code: Code, without: str = "") -> Code:
-    """The -O1 pipeline; `without` names one pass to leave out (bench/bench_optimizer.py
-    measures each pass's contribution that way)."""
+    """The -O1 pipeline; `without` names one pass to leave out, every time it appears
+    (bench/bench_optimizer.py measures each pass's contribution that way)."""
     if without != "loops":
         code = loops.run(code)
-    for _ in range(MAX_ROUNDS):
-        before = code
-        for p in ROUND:
-            if p.__name__.rsplit(".", 1)[1] != without:
-                code = p.run(code)
-        if _same(before, code):
-            break
+    for p in PIPELINE:
+        if p.__name__.rsplit(".", 1)[1] != without:
+            code = p.run(code)
     if without != "hoist":
         code = hoist.run(code)
     return renumber.run(code)
