@@ -208,6 +208,8 @@ MEMBERS: list[Member] = [
     _prop("System.Array", "Length", "int"),
     _method("System.Array", "Copy", ("System.Array", "System.Array", "int"), "void",
             static=True),
+    _method("System.Array", "Clear", ("System.Array", "int", "int"), "void",
+            static=True),
     # UnityEngine
     _prop(f"{UE}.Object", "name", "string", settable=True),
     _prop(f"{UE}.Component", "gameObject", f"{UE}.GameObject"),
