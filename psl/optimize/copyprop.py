@@ -23,7 +23,7 @@ def run(code: Code) -> Code:
             op = ops[k]
             if op == PUSHVAR:
                 # the value equals r (not r's source: facts then only ever get lost, so the
-                # analysis converges; a chain of copies resolves over rounds)
+                # analysis converges; a chain of copies resolves one link per run)
                 r = int(args[k][0])
                 src = state[r]
                 if rewrite and src != NONE:

@@ -9,7 +9,7 @@ the compiler can compute exactly with the VM's own operators (cmp and op foldabl
 Then it becomes that many copies of `body; S … SETVAR i`: the copies do exactly what the
 iterations did, without the test and the jump back. Only when the copies total at most
 UNROLL_BUDGET instructions and the program stays within the instruction limit; loops are
-tried in instruction order, one per round."""
+tried in instruction order, one per run."""
 
 from __future__ import annotations
 
