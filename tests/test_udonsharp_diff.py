@@ -280,13 +280,16 @@ def test_saturated_instruction_counts_agree(host):
                                  f"after inlining (limit {LIMITS.instructions})")
 
 
-def default_result(src: str) -> tuple[str, int]:
-    """What a Compiler with `optimize` at its default (on) prints after compiling `src`, and
-    how many uploads it made: the -O0 program, then the -O1 one unless the optimizer leaves
-    the program as it is (docs/spec.md §10.1)."""
+def default_result(src: str, optimize: bool = True) -> tuple[str, int]:
+    """What a Compiler prints after compiling `src`, and how many uploads it made. With
+    `optimize` on (its default): the -O0 program, then the -O1 one unless the optimizer
+    leaves the program as it is (docs/spec.md §10.1); off: the -O0 program alone."""
     o0 = compile_source(src, optimize=0).program
+    assert o0 is not None
+    if not optimize:
+        return f"compiled: {len(o0.instructions)} instructions, {o0.registers} registers", 1
     o1 = compile_source(src, optimize=1).program
-    assert o0 is not None and o1 is not None
+    assert o1 is not None
     text = f"compiled: {len(o1.instructions)} instructions, {o1.registers} registers"
     if to_code(o0) is None:
         return text, 1

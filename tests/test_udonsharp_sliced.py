@@ -82,12 +82,7 @@ def psl(path: Path, level: int = 1) -> tuple[np.ndarray | None, str]:
     slots, error = reference(src, level)
     if slots is None:
         return None, error
-    if level == 1:
-        return slots, default_result(src)[0]
-    program = compile_source(src, optimize=0).program
-    assert program is not None
-    return slots, (f"compiled: {len(program.instructions)} instructions, "
-                   f"{program.registers} registers")
+    return slots, default_result(src, optimize=level == 1)[0]
 
 
 def same(hexslots: str | None, slots: np.ndarray | None) -> bool:
