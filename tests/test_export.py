@@ -78,31 +78,29 @@ def corpus_runner(exact: bool = True):
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_corpus_equals_vm(name):
-    from tests.hlsl_support.harness import audiolink_texture, reference_inputs
-
     source = (CORPUS / MANIFEST[name]["source"]).read_text()
     if name in REJECTED:
         with pytest.raises(ExportError, match=re.escape(REJECTED[name])):
             build(compile_source(source))
         return
-    names, runner = corpus_runner()
-    texture = audiolink_texture() if "audiolink" in source.lower() else None
-    frames = [replace(reference_inputs(k), audiolink=texture)
-              for k in range(8 if "self(" in source.lower() else 1)]
-    outs = runner.render_frames(names.index(name), frames)
-    reference = vm_frames(compile_source(source).program.slots(), frames)
-    largest, bad = compare(outs[-1].image, reference)
-    assert bad == 0, f"{name}: {bad} pixels differ (largest {largest})"
+    assert_export_equals_vm(name, source, corpus_runner())
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_corpus_default_export_equals_vm(name):
     """The default export (the target's own builtins, no checks) equals the VM too where
     no arithmetic NaN arises: on the corpus frames, every pixel."""
+    source = (CORPUS / MANIFEST[name]["source"]).read_text()
+    assert_export_equals_vm(name, source, corpus_runner(False))
+
+
+def assert_export_equals_vm(name: str, source: str, built: tuple) -> None:
+    """The exported corpus program `name`, in `built` (corpus_runner's names and runner),
+    renders every pixel of the reference frames (8 of them for a self() program) as the VM
+    does."""
     from tests.hlsl_support.harness import audiolink_texture, reference_inputs
 
-    source = (CORPUS / MANIFEST[name]["source"]).read_text()
-    names, runner = corpus_runner(False)
+    names, runner = built
     texture = audiolink_texture() if "audiolink" in source.lower() else None
     frames = [replace(reference_inputs(k), audiolink=texture)
               for k in range(8 if "self(" in source.lower() else 1)]
