@@ -11,39 +11,25 @@ Acceptance (issue 25): geomean saving of executed instructions >= 25 % over the 
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from psl import optimize as opt  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
-from psl.vm.render import RenderSettings, render  # noqa: E402
+from psl.vm.render import render  # noqa: E402
+from tests.vm_support.reference import CORPUS, MANIFEST, reference_settings  # noqa: E402
 
-CORPUS = ROOT / "tests" / "corpus"
-MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text(encoding="utf-8"))
 OUT = ROOT / "bench" / "results" / "optimizer.md"
 PASSES = ("loops", "fold", "constprop", "copyprop", "dse", "forward", "jumps", "unroll",
           "hoist")
 
 
-def settings(frames: int) -> RenderSettings:
-    s = MANIFEST["settings"]
-    return RenderSettings(
-        width=s["width"], height=s["height"], time=1.25, frames=frames, fps=60.0,
-        button=tuple(s["_InputButton"]), axis=tuple(s["_InputAxis"]),
-        camera=np.load(CORPUS / "golden" / "camera.npy"),
-        video=np.load(CORPUS / "golden" / "video.npy"),
-        is_avpro=bool(s["_IsAVProInput"]), max_jumps=s["max_jumps"])
-
-
 def measure(program, frames: int) -> tuple[float, float]:
-    out = render(program.slots(), settings(frames), keep_frames=False)
+    out = render(program.slots(), reference_settings(frames), keep_frames=False)
     st = out.stats[-1]
     return float(st.exec_instructions.mean()), float(st.jumps.mean())
 

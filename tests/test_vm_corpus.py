@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from psl.compiler import compile_source
 from psl.vm import values
-from psl.vm.render import RenderSettings, render
-from tests.conftest import CORPUS
+from psl.vm.render import render
+from tests.vm_support.reference import CORPUS, MANIFEST, reference_settings
 
-MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text(encoding="utf-8"))
-SETTINGS = MANIFEST["settings"]
 RENDERED = sorted(k for k, v in MANIFEST["programs"].items() if v["status"] == "rendered")
 #: Programs allowed to meet the golden at only >= 99.5 % of lanes (the issue's bound)
 #: instead of every lane. None needs it now. scene_line_by_moon did while the VM used
@@ -21,15 +17,6 @@ RENDERED = sorted(k for k, v in MANIFEST["programs"].items() if v["status"] == "
 #: of sin() into ~8e-4 (2e-5 relative) in 5 of 16384 lanes; evaluating transcendentals in
 #: float64 and rounding to float32 (as C's sinf effectively does) matches every lane.
 LOOSE: set[str] = set()
-
-
-def reference_settings(frames: int) -> RenderSettings:
-    return RenderSettings(
-        width=SETTINGS["width"], height=SETTINGS["height"], time=1.25, frames=frames, fps=60.0,
-        button=tuple(SETTINGS["_InputButton"]), axis=tuple(SETTINGS["_InputAxis"]),
-        camera=np.load(CORPUS / "golden" / "camera.npy"),
-        video=np.load(CORPUS / "golden" / "video.npy"),
-        is_avpro=bool(SETTINGS["_IsAVProInput"]), max_jumps=SETTINGS["max_jumps"])
 
 
 def frames_for(source: str) -> int:
