@@ -7,6 +7,8 @@
 // One pass draws the grid into an RGBA32F target with a depth buffer: rgb = the colour,
 // a = the camera depth (what the tests read back); a second pass shows rgb on the canvas.
 
+import { DEFAULT_VERTEX, link } from './render.js';
+
 const RELIEF_VERTEX = `#version 300 es
 precision highp float;
 precision highp int;
@@ -85,13 +87,6 @@ vec4 frameAt(vec2 uv) {
 }
 `;
 
-const PRESENT_VERTEX = `#version 300 es
-void main() {
-    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-}
-`;
-
 const PRESENT_FRAGMENT = `#version 300 es
 precision highp float;
 uniform highp sampler2D u_image;
@@ -103,32 +98,6 @@ void main() {
 
 // camera depth written where no grid is drawn
 export const NO_DEPTH = 1e30;
-
-function build(gl, vsSource, fsSource) {
-  const stage = (type, source) => {
-    const s = gl.createShader(type);
-    gl.shaderSource(s, source);
-    gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) {
-      throw new Error(`ReliefView: shader does not compile:\n${gl.getShaderInfoLog(s)}`);
-    }
-    return s;
-  };
-  const program = gl.createProgram();
-  gl.attachShader(program, stage(gl.VERTEX_SHADER, vsSource));
-  gl.attachShader(program, stage(gl.FRAGMENT_SHADER, fsSource));
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
-    throw new Error(`ReliefView: program does not link:\n${gl.getProgramInfoLog(program)}`);
-  }
-  const uniforms = {};
-  const count = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
-  for (let k = 0; k < count; k++) {
-    const name = gl.getActiveUniform(program, k).name;
-    uniforms[name] = gl.getUniformLocation(program, name);
-  }
-  return { program, uniforms };
-}
 
 const withSampling = (src) => src.replace("__SAMPLING__", SAMPLING);
 
@@ -157,8 +126,8 @@ export class ReliefView {
     this.heightScale = settings.height_scale;
     this.shaded = false;
     this.view = { ...settings.view };
-    this.relief = build(gl, withSampling(RELIEF_VERTEX), withSampling(RELIEF_FRAGMENT));
-    this.presenter = build(gl, PRESENT_VERTEX, PRESENT_FRAGMENT);
+    this.relief = link(gl, withSampling(RELIEF_VERTEX), withSampling(RELIEF_FRAGMENT), 'ReliefView');
+    this.presenter = link(gl, DEFAULT_VERTEX, PRESENT_FRAGMENT, 'ReliefView');
     this.grids = {};
     this.target = null;
     this.emptyVao = gl.createVertexArray();

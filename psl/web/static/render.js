@@ -6,7 +6,8 @@
 // jumps, jump-limit flag per pixel) into a third target, so the overlay costs nothing extra
 // and never changes what self() programs compute.
 
-const DEFAULT_VERTEX = `#version 300 es
+// A triangle that covers the viewport (no vertex buffer); relief.js presents with it too.
+export const DEFAULT_VERTEX = `#version 300 es
 void main() {
     vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
     gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
@@ -45,29 +46,30 @@ const PROGRAM_TEXTURE_WIDTH = 256;
 const PROGRAM_TEXTURE_HEIGHT = 128;
 const TEXTURE_NAMES = ['camera', 'video', 'audiolink'];
 
-function compile(gl, type, source) {
+function compile(gl, type, source, who) {
   const shader = gl.createShader(type);
   gl.shaderSource(shader, source);
   gl.compileShader(shader);
   if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
     const log = gl.getShaderInfoLog(shader);
     gl.deleteShader(shader);
-    throw new Error(`PslRenderer: shader does not compile:\n${log}`);
+    throw new Error(`${who}: shader does not compile:\n${log}`);
   }
   return shader;
 }
 
-function link(gl, vertexSource, fragmentSource) {
+// A linked program and its uniform locations by name; `who` names the caller in errors.
+export function link(gl, vertexSource, fragmentSource, who = 'PslRenderer') {
   const program = gl.createProgram();
-  const vs = compile(gl, gl.VERTEX_SHADER, vertexSource);
-  const fs = compile(gl, gl.FRAGMENT_SHADER, fragmentSource);
+  const vs = compile(gl, gl.VERTEX_SHADER, vertexSource, who);
+  const fs = compile(gl, gl.FRAGMENT_SHADER, fragmentSource, who);
   gl.attachShader(program, vs);
   gl.attachShader(program, fs);
   gl.linkProgram(program);
   gl.deleteShader(vs);
   gl.deleteShader(fs);
   if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
-    throw new Error(`PslRenderer: program does not link:\n${gl.getProgramInfoLog(program)}`);
+    throw new Error(`${who}: program does not link:\n${gl.getProgramInfoLog(program)}`);
   }
   const uniforms = {};
   const count = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
