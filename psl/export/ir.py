@@ -23,7 +23,7 @@ from psl.compiler import CompileResult
 from psl.diagnostics import Span
 from psl.infer import domain
 from psl.infer.domain import TOP, Val
-from psl.infer.flow import Decoded, Flow, State
+from psl.infer.flow import Decoded, Flow, State, merge_state
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
@@ -499,14 +499,8 @@ def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tupl
                 continue
             nk = key(target, out)
             succ[(k, target)] = nk
-            got = states.get(nk)
-            if got is None:
-                states[nk] = out
-            else:
-                new = got.join(out)
-                if new is None:
-                    continue
-                states[nk] = new
+            if not merge_state(states, nk, out):
+                continue
             if len(states) > limit:
                 return None
             if nk not in work:

@@ -181,6 +181,20 @@ class State:
         return State(stack, deep, regs, unassigned, never) if changed else None
 
 
+def merge_state(states: dict, key: object, out: State) -> bool:
+    """Stores `out` at `key` in a worklist's states, joined with what is there; False when
+    that adds nothing (the key need not run again)."""
+    got = states.get(key)
+    if got is None:
+        states[key] = out
+        return True
+    new = got.join(out)
+    if new is None:
+        return False
+    states[key] = new
+    return True
+
+
 class Seen:
     """What the recording pass saw at one instruction, joined over every context."""
 
@@ -344,14 +358,8 @@ def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int],
                 out = State(out.stack, True, out.regs, out.unassigned, out.never)
             kept.add(depth)
             nk = (target, nctx, depth)
-            got = states.get(nk)
-            if got is None:
-                states[nk] = out
-            else:
-                new = got.join(out)
-                if new is None:
-                    continue
-                states[nk] = new
+            if not merge_state(states, nk, out):
+                continue
             if nk not in queued:
                 queued.add(nk)
                 heapq.heappush(heap, nk)
