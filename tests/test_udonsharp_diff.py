@@ -49,13 +49,17 @@ def mismatches(host: Path, sources: list[str]) -> list[str]:
     each program with it off, then on)."""
     problems = []
     for k, (src, res) in enumerate(zip(sources, csbuild.run_batch(host, sources), strict=True)):
+        refs = (reference(src, 0), reference(src, 1))
         for level, got in ((0, res), (1, res.optimized)):
             assert got is not None
-            problems += _mismatch(f"#{k} -O{level} {src[:60]!r}", src, got, level)
+            problems += _mismatch(f"#{k} -O{level} {src[:60]!r}", got, level, refs)
     return problems
 
 
-def _mismatch(label: str, src: str, got: csbuild.HostResult, level: int) -> list[str]:
+def _mismatch(label: str, got: csbuild.HostResult, level: int,
+              refs: tuple[tuple[np.ndarray | None, str], ...]) -> list[str]:
+    """What is wrong with the host's result `got` at -O`level`, against psl's results
+    `refs` (reference() at -O0 and -O1)."""
     problems: list[str] = []
     if got.exception:
         problems.append(f"{label}: exception {got.exception[:300]}")
@@ -66,11 +70,11 @@ def _mismatch(label: str, src: str, got: csbuild.HostResult, level: int) -> list
         problems.append(f"{label}: {got.uploads} uploads over {got.upload_events} events "
                         f"(at most {level + 1}, each within one event)")
     if got.uploads == 2:
-        first, _ = reference(src, 0)
+        first, _ = refs[0]
         if first is None or got.first_slots is None or not np.array_equal(first,
                                                                           got.first_slots):
             problems.append(f"{label}: the first of two uploads is not the -O0 program")
-    slots, error = reference(src, level)
+    slots, error = refs[level]
     if slots is None:
         if got.uploads:
             problems.append(f"{label}: uploaded although psl rejects it ({error})")
