@@ -39,7 +39,6 @@ from psl.registry import LIMITS, OPTIMIZER_PIPELINE, Op
 
 _PASSES = {m.__name__.rsplit(".", 1)[1]: m
            for m in (fold, constprop, copyprop, dse, forward, jumps, unroll)}
-PIPELINE = tuple(_PASSES[name] for name in OPTIMIZER_PIPELINE)
 LEVELS = (0, 1)
 
 
@@ -102,14 +101,17 @@ def to_program(code: Code) -> Program:
     return Program(out, registers=max(regs) + 1 if regs else 0, variables=dict(code.names))
 
 
-def optimize_code(code: Code, without: str = "") -> Code:
+def optimize_code(code: Code, without: str = "",
+                  pipeline: tuple[str, ...] = OPTIMIZER_PIPELINE) -> Code:
     """The -O1 pipeline; `without` names one pass to leave out, every time it appears
-    (bench/bench_optimizer.py measures each pass's contribution that way)."""
+    (bench/bench_optimizer.py measures each pass's contribution that way), and `pipeline`
+    replaces the registry's list of passes between loops and hoist (bench/
+    bench_pipeline_cost.py measures other lists)."""
     if without != "loops":
         code = loops.run(code)
-    for p in PIPELINE:
-        if p.__name__.rsplit(".", 1)[1] != without:
-            code = p.run(code)
+    for name in pipeline:
+        if name != without:
+            code = _PASSES[name].run(code)
     if without != "hoist":
         code = hoist.run(code)
     return renumber.run(code)
