@@ -31,6 +31,12 @@ namespace UnityEngine
         }
     }
 
+    // UnityEngine.Mathf (exposed: FloorToInt, Unity's (int)Math.Floor of the value).
+    public static class Mathf
+    {
+        public static int FloorToInt(float f) { return (int)System.Math.Floor(f); }
+    }
+
     // The enum values the program texture uses (values as in UnityEngine).
     public enum TextureFormat { RGBA32 = 4, RGBAHalf = 17, RGBAFloat = 20 }
     public enum FilterMode { Point = 0, Bilinear = 1, Trilinear = 2 }
