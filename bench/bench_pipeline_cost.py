@@ -31,11 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_optimizer import measure  # noqa: E402  (this folder: sys.path[0])
+
 from psl import optimize as opt  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
 from psl.registry import OPTIMIZER_PIPELINE  # noqa: E402
-from psl.vm.render import render  # noqa: E402
-from tests.vm_support.reference import CORPUS, MANIFEST, reference_settings  # noqa: E402
+from tests.vm_support.reference import CORPUS, MANIFEST  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "optimizer-pipeline-cost.md"
 TOOL = ROOT.parent / "shared" / "tools" / "udon_cost" / "measure.py"
@@ -53,11 +54,6 @@ main()
 """
 
 
-def executed(program, frames: int) -> float:
-    out = render(program.slots(), reference_settings(frames), keep_frames=False)
-    return float(out.stats[-1].exec_instructions.mean())
-
-
 def per_pixel(pipeline: tuple[str, ...]) -> dict:
     """Geomean saving, the raymarchers' savings and pong's -O1 size with this pipeline."""
     savings: dict[str, float] = {}
@@ -68,7 +64,7 @@ def per_pixel(pipeline: tuple[str, ...]) -> dict:
         o0 = compile_source(source, lint=False).unwrap()
         code = opt.to_code(o0)
         o1 = o0 if code is None else opt.to_program(opt.optimize_code(code, pipeline=pipeline))
-        savings[name] = 1 - executed(o1, frames) / executed(o0, frames)
+        savings[name] = 1 - measure(o1, frames)[0] / measure(o0, frames)[0]
         if name == PONG:
             pong = len(o1.instructions)
     geo = 1 - math.exp(sum(math.log(1 - s) for s in savings.values()) / len(savings))
