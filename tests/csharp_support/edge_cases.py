@@ -86,6 +86,16 @@ EDGE_CASES += [
     for levels in (41, 42) for extra in (0, 2)
 ]
 
+EDGE_CASES += [
+    # backward jumps one after another, with an expression of the frame in each body (hoist
+    # counts it 16 times in a loop): the in-world optimizer counts a few loops' spans pair by
+    # pair for the nesting check and asks them for hoist's in_loop; with more than 8 of them,
+    # or more than the square root of the instruction count, it sums difference arrays
+    "let a = 0;\n" + "for (let i = 0; i < 3; i++) { a = a + sin(time().x * 3.0) * 0.5 + i; }\n"
+    * loops + "return float4(a, 0, 0, 1);"
+    for loops in (1, 3, 9, 40)
+]
+
 #: Documented divergence (docs/compiler-contract.md): counts beyond 10^18 (saturated in C#).
 KNOWN_DIVERGENCES: list[str] = [
     "fun a0(q){q*q+q}\n" + "".join(f"fun a{i}(q){{a{i - 1}(q)+a{i - 1}(q)}}\n"
