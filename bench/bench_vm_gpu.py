@@ -1,12 +1,14 @@
 """Frame time of the generated HLSL VM (VM.cginc through slangpy) at -O0 and -O1, per corpus
-program (docs/spec.md §10; not a test). Median of several runs of one frame each (the
-reference inputs of SPEC §9 at the chosen size; a self() program reads zeros).
+program (docs/spec.md §10; not a test). One frame of the reference inputs of SPEC §9 at the
+chosen size (a self() program reads zeros), uploaded once and dispatched again and again: the
+figure is the median over several dispatches of the time from the dispatch to an idle queue,
+and, where the device has timestamp queries, the GPU's own time for the dispatch.
 
     python bench/bench_vm_gpu.py                          # cpu, 512x512 (slow: minutes)
     python bench/bench_vm_gpu.py --device cuda --size 512 # on a GPU, when there is one
 
-Writes bench/results/vm-gpu-<device>-<size>.md. The CPU device runs the shader as C++ on the host,
-one thread per pixel group: far slower than a GPU, but the ratio -O1 / -O0 is what the
+Writes bench/results/vm-gpu-<device>-<size>.md. The CPU device runs the shader as C++ on the
+host, one thread per pixel group: far slower than a GPU, but the ratio -O1 / -O0 is what the
 optimizer changes.
 """
 
@@ -25,6 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
+from psl import registry  # noqa: E402
+from psl.bytecode import to_texture  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
 from psl.gen import hlsl  # noqa: E402
 from tests.hlsl_support.harness import (  # noqa: E402
@@ -37,49 +43,115 @@ CORPUS = ROOT / "tests" / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text(encoding="utf-8"))
 
 
+def time_dispatch(vm: SlangVM, bound: dict, pool) -> tuple[float, float | None]:
+    """Milliseconds from dispatch to idle queue, and the GPU's timestamps' difference."""
+    kwargs = {} if pool is None else {"query_pool": pool, "query_index_before": 0,
+                                      "query_index_after": 1}
+    start = time.perf_counter()
+    vm.dispatch(bound, **kwargs)
+    vm.device.wait_for_idle()
+    wall = (time.perf_counter() - start) * 1000
+    if pool is None:
+        return wall, None
+    t0, t1 = pool.get_timestamp_results(0, 2)
+    pool.reset()
+    return wall, (t1 - t0) * 1000
+
+
+def timestamp_pool(vm: SlangVM):
+    """A two-query timestamp pool, or None where the device has none that work."""
+    import slangpy as spy
+
+    try:
+        pool = vm.device.create_query_pool(type=spy.QueryType.timestamp, count=2)
+        bound = vm.bind(np.zeros((2, 4), np.float32), reference_inputs(0, 1, 1))
+        vm.dispatch(bound, query_pool=pool, query_index_before=0, query_index_after=1)
+        vm.device.wait_for_idle()
+        t0, t1 = pool.get_timestamp_results(0, 2)
+        pool.reset()
+    except Exception:  # noqa: BLE001 - a device without timestamps: wall time alone
+        return None
+    return pool if t1 >= t0 else None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="cpu", help="slangpy device type (cpu, cuda, vulkan…)")
     ap.add_argument("--size", type=int, default=512, help="frame width and height")
-    ap.add_argument("--runs", type=int, default=5, help="runs per case (median)")
+    ap.add_argument("--runs", type=int, default=5, help="dispatches per case (median)")
     ap.add_argument("--only", nargs="*", help="program names (default: the whole corpus)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results",
+                    help="folder for the results")
     args = ap.parse_args()
     out_dir = Path(tempfile.mkdtemp(prefix="psl-bench-hlsl-"))
     hlsl.TARGET.write(out_dir)
+    build_start = time.perf_counter()
     vms = {al: SlangVM(out_dir, audiolink=al, device=args.device) for al in (False, True)}
+    build = time.perf_counter() - build_start
+    pools = {al: timestamp_pool(vm) for al, vm in vms.items()}
+    adapter = vms[False].device.info.adapter_name
     rows = []
     for name in sorted(args.only or MANIFEST["programs"]):
         source = (CORPUS / MANIFEST["programs"][name]["source"]).read_text(encoding="utf-8")
         al = "audiolink" in source.lower()
-        vm = vms[al]
+        vm, pool = vms[al], pools[al]
         inputs = replace(reference_inputs(0, args.size, args.size),
                          audiolink=audiolink_texture() if al else None)
-        slots = [compile_source(source, lint=False, optimize=level).unwrap().slots()
+        bound = [vm.bind(to_texture(compile_source(source, lint=False, optimize=level)
+                                    .unwrap().slots()), inputs)
                  for level in (0, 1)]
-        runs: list[list[float]] = [[], []]
+        walls: list[list[float]] = [[], []]
+        gpus: list[list[float]] = [[], []]
         for level in (0, 1):
-            vm.render(slots[level], inputs)  # warm-up
+            time_dispatch(vm, bound[level], pool)  # warm-up
         for _ in range(args.runs):  # alternating, so that a busy host slows both alike
             for level in (0, 1):
-                start = time.perf_counter()
-                vm.render(slots[level], inputs)
-                runs[level].append((time.perf_counter() - start) * 1000)
-        times = [statistics.median(r) for r in runs]
-        rows.append((name, *times))
-        print(f"{name}: {times[0]:.1f} ms -> {times[1]:.1f} ms", flush=True)
-    lines = [f"# HLSL VM frame time, -O0 and -O1 ({args.device})", "",
+                wall, gpu = time_dispatch(vm, bound[level], pool)
+                walls[level].append(wall)
+                if gpu is not None:
+                    gpus[level].append(gpu)
+        r0, r1 = (vm.read(b) for b in bound)
+        # The contract (docs/spec.md): same bits wherever -O0 finished, never more jumps.
+        done = r0.jumps <= registry.LIMITS.jumps
+        same = bool((r0.image.view(np.uint32) == r1.image.view(np.uint32)).all(axis=2)[done]
+                    .all() and (r1.jumps <= r0.jumps).all())
+        executed = (float(r0.executed.mean()), float(r1.executed.mean()))
+        row = (name, *(statistics.median(w) for w in walls),
+               *(statistics.median(g) if g else None for g in gpus), same, *executed)
+        rows.append(row)
+        print(f"{name}: {row[1]:.2f} ms -> {row[2]:.2f} ms", flush=True)
+    have_gpu = all(r[3] is not None for r in rows)
+    clock = "GPU" if args.device != "cpu" else "timestamp"
+    lines = [f"# HLSL VM frame time, -O0 and -O1 ({args.device}: {adapter})", "",
              f"Generated by `python bench/bench_vm_gpu.py --device {args.device} --size "
-             f"{args.size} --runs {args.runs}`: the generated VM.cginc through slangpy, one "
-             f"{args.size}x{args.size} frame of the SPEC §9 inputs (time 1.25), median of "
-             f"{args.runs} runs (after one warm-up; -O0 and -O1 alternate), milliseconds per "
-             "frame including the read-back. The host is shared (2 cores, other jobs "
-             "running), so single numbers are noisy; the ratio is the figure to read.", "",
-             "| program | -O0 ms | -O1 ms | -O1 / -O0 |", "|---|---:|---:|---:|"]
-    for name, t0, t1 in rows:
-        lines.append(f"| {name} | {t0:.1f} | {t1:.1f} | {t1 / t0:.2f} |")
-    geo = math.exp(sum(math.log(t1 / t0) for _, t0, t1 in rows) / len(rows))
+             f"{args.size} --runs {args.runs}`: the generated VM.cginc through slangpy "
+             f"(built in {build:.0f} s), one {args.size}x{args.size} frame of the SPEC §9 "
+             "inputs (time 1.25), uploaded once, then dispatched: one warm-up, then "
+             f"{args.runs} dispatches of each level, -O0 and -O1 alternating. *wall* is the "
+             "median time from the dispatch to an idle queue"
+             + (f", *{clock}* the median difference of the device's timestamps around the "
+                "dispatch" if have_gpu else "")
+             + ". *executed* is the VM's own count of instructions per pixel, the mean "
+             "over the frame, -O0 → -O1. *same*: the -O1 frame has the -O0 frame's bits (all "
+             "four lanes) on every pixel that finished within the jump budget at -O0, and no "
+             "pixel took more jumps (the contract of docs/spec.md §10).", ""]
+    if have_gpu:
+        lines += [f"| program | -O0 {clock} ms | -O1 {clock} ms | -O1 / -O0 | -O0 wall ms | "
+                  "-O1 wall ms | executed | same |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for name, w0, w1, g0, g1, same, e0, e1 in rows:
+            lines.append(f"| {name} | {g0:.3f} | {g1:.3f} | {g1 / g0:.2f} | {w0:.3f} | "
+                         f"{w1:.3f} | {e0:.0f} → {e1:.0f} | {'yes' if same else 'no'} |")
+    else:
+        lines += ["| program | -O0 wall ms | -O1 wall ms | -O1 / -O0 | executed | same |",
+                  "|---|---:|---:|---:|---:|---|"]
+        for name, w0, w1, _, _, same, e0, e1 in rows:
+            lines.append(f"| {name} | {w0:.2f} | {w1:.2f} | {w1 / w0:.2f} | "
+                         f"{e0:.0f} → {e1:.0f} | {'yes' if same else 'no'} |")
+    col = (3, 4) if have_gpu else (1, 2)
+    geo = math.exp(sum(math.log(r[col[1]] / r[col[0]]) for r in rows) / len(rows))
     lines += ["", f"Geometric mean -O1 / -O0: **{geo:.2f}**."]
-    out = ROOT / "bench" / "results" / f"vm-gpu-{args.device}-{args.size}.md"
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / f"vm-gpu-{args.device}-{args.size}.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(out.read_text())
 

@@ -154,6 +154,13 @@ class SlangVM:
 
     def render_texture(self, program: np.ndarray, inputs: Inputs, sentinel: int = 0) -> Render:
         """runVM for every pixel, the program given as the texture's texels [h][w][4]."""
+        bound = self.bind(program, inputs, sentinel)
+        self.dispatch(bound)
+        return self.read(bound)
+
+    def bind(self, program: np.ndarray, inputs: Inputs, sentinel: int = 0) -> dict:
+        """The buffers and uniforms of one frame, uploaded once (bench/bench_vm_gpu.py
+        dispatches them again and again)."""
         spy = self._spy
         w, h = inputs.width, inputs.height
         samplers, texels = texture_vars(inputs, self.audiolink)
@@ -161,23 +168,27 @@ class SlangVM:
         samplers["_ProgramTex"] = {"offset": len(texels), "width": program.shape[1],
                                    "height": program.shape[0]}
         texels = np.concatenate([texels, program.reshape(-1, 4)])
-        out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
-        stats_buf = self._buffer(np.zeros((w * h, 2), np.uint32), 8, writable=True)
-        self.kernel.dispatch(
-            [w * h, 1, 1],
-            vars={
-                "psl_texels": self._buffer(texels, 16),
-                "psl_out": out_buf,
-                "psl_stats": stats_buf,
-                "psl_width": w,
-                "psl_height": h,
-                **input_vars(spy, inputs),
-                "_Sentinel": spy.uint4(sentinel, 0, 0, 0),
-                **samplers,
-            },
-        )
-        image = out_buf.to_numpy().view(np.float32).reshape(h, w, 4).copy()
-        st = stats_buf.to_numpy().view(np.uint32).reshape(h, w, 2)
+        return {
+            "psl_texels": self._buffer(texels, 16),
+            "psl_out": self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True),
+            "psl_stats": self._buffer(np.zeros((w * h, 2), np.uint32), 8, writable=True),
+            "psl_width": w,
+            "psl_height": h,
+            **input_vars(spy, inputs),
+            "_Sentinel": spy.uint4(sentinel, 0, 0, 0),
+            **samplers,
+        }
+
+    def dispatch(self, bound: dict, **kwargs) -> None:
+        """runVM on every pixel of a bound frame (kwargs: slangpy's, e.g. a query pool)."""
+        self.kernel.dispatch([bound["psl_width"] * bound["psl_height"], 1, 1], vars=bound,
+                             **kwargs)
+
+    def read(self, bound: dict) -> Render:
+        """The image and the per-pixel counters a dispatch of `bound` wrote."""
+        w, h = bound["psl_width"], bound["psl_height"]
+        image = bound["psl_out"].to_numpy().view(np.float32).reshape(h, w, 4).copy()
+        st = bound["psl_stats"].to_numpy().view(np.uint32).reshape(h, w, 2)
         return Render(image, st[..., 0].copy(), st[..., 1].copy())
 
     def render_frames(self, slots: np.ndarray, frames: list[Inputs]) -> list[Render]:
