@@ -130,10 +130,11 @@ def test_vm_contract(files):
     for name in UNITY_INPUTS:
         assert name not in declared, f"VM.cginc must not declare {name}"
         assert name in code, f"VM.cginc should use {name}"
-    # runVM resets all state before the loop
+    # runVM resets all state before the loop (a register or stack entry reads as zero until
+    # its written bit is set)
     body = code[code.index("float4 runVM(float2 uv)"):]
-    for reset in ("psl_sp = 0u;", "psl_stack[s] = float4(0.0, 0.0, 0.0, 0.0);",
-                  "psl_vtab[g] = float4(0.0, 0.0, 0.0, 0.0);", "uint jumps = 0u;"):
+    for reset in ("psl_sp = 0u;", "psl_stack_written[s] = 0u;", "psl_vtab_written[g] = 0u;",
+                  "uint jumps = 0u;"):
         assert reset in body
     assert body.index("psl_sp = 0u;") < body.index("[loop] for (int i = 0;")
     assert f"#define PSL_MAX_JUMPS {lim.jumps}" in code
@@ -156,7 +157,15 @@ def test_portability_rules(files):
         for index in re.findall(rf"\b{array}\[([^\]]*)\]", code):
             if index in {"PSL_STACK", "PSL_REGISTERS"} or index.isdigit():
                 continue
-            assert index.endswith(f"% {size}") or index in {"s", "g", "reg"}, (array, index)
+            assert index.endswith(f"% {size}") or index in {"s", "g", "reg", "e"}, (array, index)
+    # (e and reg are such remainders, kept in a local)
+    assert re.findall(r"uint e = ([^;]*);", code) == ["psl_sp % PSL_STACK"] * 2
+    assert re.findall(r"uint reg = ([^;]*);", code) == ["n % PSL_REGISTERS"]
+    # the written bits: one per entry, so an entry's word is its index / 32
+    for array, words in (("psl_stack_written", "PSL_STACK_WORDS"),
+                         ("psl_vtab_written", "PSL_REGISTER_WORDS")):
+        for index in re.findall(rf"\b{array}\[([^\]]*)\]", code):
+            assert index in {words, "s", "g", "e >> 5", "reg >> 5"}, (array, index)
     for index in re.findall(r"\bargs\[([^\]]*)\]|\bdims\[([^\]]*)\]", code):
         idx = next(i for i in index if i)
         assert idx in {"0", "1", "2", "3", "4", "z", "q"} or idx.endswith("% 4u"), idx

@@ -173,6 +173,9 @@ def bytecode_programs() -> dict[str, np.ndarray]:
         "condjump_nan": ((K, UV), (C, NAN), (CJ, 8), (C, 2), (B, PLUS)),
         "condjump_negative_zero": ((K, UV), (C, -0.0), (CJ, 8), (C, 2), (B, PLUS)),
         "stack_underflow": ((B, PLUS),),
+        # entries written before the underflow, and past it: only the unwritten read zero
+        "stack_underflow_between_writes": ((K, UV), (S, 1), (B, PLUS), (V, 1), (B, PLUS),
+                                           (C, 2), (B, PLUS), (B, PLUS), (B, PLUS)),
         "stack_overflow": tuple([(K, UV)] * 140 + [(B, PLUS)] * 3),
         "swizzle_odd_masks": ((K, UV), (C, 0.5, 5, 2, -1), (K, 29)),
         "swizzle_gap": ((C, 1, 2, 3, 4), (C, 4, 0, 1, 0), (K, 29)),
