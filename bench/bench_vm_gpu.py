@@ -74,6 +74,38 @@ def timestamp_pool(vm: SlangVM):
     return pool if t1 >= t0 else None
 
 
+def golden_lines(vms: dict[bool, SlangVM]) -> list[str]:
+    """The corpus at -O0 against the original VM's renders, on this device: the share of
+    lanes within 1e-4 (the golden test's bound, tests/test_hlsl_vm.py; NaN where both are
+    NaN), the largest difference, and whether executed instructions and jumps per pixel
+    are the original's."""
+    lines = ["", "## The original's goldens on this device", "",
+             "Each rendered corpus program at -O0, every frame of the SPEC §9 settings "
+             "(64x64), the last frame against the original VM's render.", "",
+             "| program | lanes within 1e-4 | largest difference | executed and jumps "
+             "as the original's |", "|---|---:|---:|---|"]
+    for name, info in sorted(MANIFEST["programs"].items()):
+        if info["status"] != "rendered":
+            continue
+        source = (CORPUS / info["source"]).read_text(encoding="utf-8")
+        slots = compile_source(source, lint=False, optimize=0).unwrap().slots()
+        vm = vms["audiolink" in source.lower()]
+        last = vm.render_frames(slots, [reference_inputs(k) for k in range(info["frames"])])[-1]
+        golden = np.load(CORPUS / info["golden"])
+        image = last.image.astype(np.float64)
+        diff = np.abs(image - golden)
+        both_nan = np.isnan(image) & np.isnan(golden)
+        counts = (math.isclose(last.executed.mean(), info["exec_instructions_per_pixel_mean"])
+                  and int(last.executed.max()) == info["exec_instructions_per_pixel_max"]
+                  and math.isclose(last.jumps.mean(), info["jumps_per_pixel_mean"])
+                  and int(last.jumps.max()) == info["jumps_per_pixel_max"])
+        within = (diff <= 1e-4) | both_nan
+        largest = float(np.where(both_nan, 0.0, diff).max())  # a lone NaN: nan
+        lines.append(f"| {name} | {within.mean():.2%} | {largest:.2g} | "
+                     f"{'yes' if counts else 'no'} |")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="cpu", help="slangpy device type (cpu, cuda, vulkan…)")
@@ -82,6 +114,9 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="program names (default: the whole corpus)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results",
                     help="folder for the results")
+    ap.add_argument("--goldens", action="store_true",
+                    help="also render the corpus at the goldens' size (SPEC §9) on the device "
+                         "and compare with the original VM's renders")
     ap.add_argument("--cginc", type=Path,
                     help="a folder with a VM.cginc to time instead of the generated one "
                          "(another version's, to compare)")
@@ -157,6 +192,8 @@ def main() -> None:
     col = (3, 4) if have_gpu else (1, 2)
     geo = math.exp(sum(math.log(r[col[1]] / r[col[0]]) for r in rows) / len(rows))
     lines += ["", f"Geometric mean -O1 / -O0: **{geo:.2f}**."]
+    if args.goldens:
+        lines += golden_lines(vms)
     args.out.mkdir(parents=True, exist_ok=True)
     out = args.out / f"vm-gpu-{args.device}-{args.size}.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
