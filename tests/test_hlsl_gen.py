@@ -133,8 +133,8 @@ def test_vm_contract(files):
     # runVM resets all state before the loop (a register or stack entry reads as zero until
     # its written bit is set)
     body = code[code.index("float4 runVM(float2 uv)"):]
-    for reset in ("psl_sp = 0u;", "psl_stack_written[s] = 0u;", "psl_vtab_written[g] = 0u;",
-                  "uint jumps = 0u;"):
+    for reset in ("psl_sp = 0u;", "psl_hi = 0;", "psl_stack_below[s] = 0u;",
+                  "psl_vtab_written[g] = 0u;", "uint jumps = 0u;"):
         assert reset in body
     assert body.index("psl_sp = 0u;") < body.index("[loop] for (int i = 0;")
     assert f"#define PSL_MAX_JUMPS {lim.jumps}" in code
@@ -162,7 +162,7 @@ def test_portability_rules(files):
     assert re.findall(r"uint e = ([^;]*);", code) == ["psl_sp % PSL_STACK"] * 2
     assert re.findall(r"uint reg = ([^;]*);", code) == ["n % PSL_REGISTERS"]
     # the written bits: one per entry, so an entry's word is its index / 32
-    for array, words in (("psl_stack_written", "PSL_STACK_WORDS"),
+    for array, words in (("psl_stack_below", "PSL_STACK_WORDS"),
                          ("psl_vtab_written", "PSL_REGISTER_WORDS")):
         for index in re.findall(rf"\b{array}\[([^\]]*)\]", code):
             assert index in {words, "s", "g", "e >> 5", "reg >> 5"}, (array, index)

@@ -176,6 +176,9 @@ def bytecode_programs() -> dict[str, np.ndarray]:
         # entries written before the underflow, and past it: only the unwritten read zero
         "stack_underflow_between_writes": ((K, UV), (S, 1), (B, PLUS), (V, 1), (B, PLUS),
                                            (C, 2), (B, PLUS), (B, PLUS), (B, PLUS)),
+        # an underflow into entries that only a deep stack wrote (the ring wrapped)
+        "stack_underflow_aliased": tuple([(K, UV)] * 130 + [(S, 1)] * 130
+                                         + [(B, PLUS)] * 3 + [(C, 3)] * 2 + [(B, PLUS)] * 4),
         "stack_overflow": tuple([(K, UV)] * 140 + [(B, PLUS)] * 3),
         "swizzle_odd_masks": ((K, UV), (C, 0.5, 5, 2, -1), (K, 29)),
         "swizzle_gap": ((C, 1, 2, 3, 4), (C, 4, 0, 1, 0), (K, 29)),
