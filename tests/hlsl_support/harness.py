@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from psl import registry
 from psl.bytecode import to_texture
 from psl.vm.inputs import Inputs
 
@@ -51,6 +52,16 @@ class Render:
     image: np.ndarray  # float32 [height][width][4]
     executed: np.ndarray  # uint32 [height][width]: instructions executed per pixel
     jumps: np.ndarray  # uint32 [height][width]: jumps taken per pixel
+
+
+def optimized_breaks(o0: Render, o1: Render) -> tuple[int, int]:
+    """The contract of docs/spec.md §10 between a -O0 and a -O1 render of one frame: how
+    many pixels took more jumps at -O1, and how many of those that finished within the jump
+    budget at -O0 differ in some lane's bits (both 0 when it holds)."""
+    more_jumps = int((o1.jumps > o0.jumps).sum())
+    done = o0.jumps <= registry.LIMITS.jumps
+    same = (o0.image.view(np.uint32) == o1.image.view(np.uint32)).all(axis=2)
+    return more_jumps, int((~same & done).sum())
 
 
 def audiolink_texture(seed: int = 7) -> np.ndarray:
