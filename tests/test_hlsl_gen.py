@@ -130,8 +130,8 @@ def test_vm_contract(files):
     for name in UNITY_INPUTS:
         assert name not in declared, f"VM.cginc must not declare {name}"
         assert name in code, f"VM.cginc should use {name}"
-    # runVM resets all state before the loop (a register or stack entry reads as zero until
-    # its written bit is set)
+    # runVM resets all state before the loop (an entry never written reads as zero: the
+    # registers' written bits, the stack's highest pointer and its bits below zero)
     body = code[code.index("float4 runVM(float2 uv)"):]
     for reset in ("psl_sp = 0u;", "psl_hi = 0;", "psl_stack_below[s] = 0u;",
                   "psl_vtab_written[g] = 0u;", "uint jumps = 0u;"):
