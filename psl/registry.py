@@ -131,17 +131,17 @@ class Limits:
 LIMITS = Limits()
 
 #: The -O1 passes between `loops` and `hoist` (docs/spec.md §10.2), in order; each name is a
-#: module of psl/optimize and a pass of the in-world optimizer. A fixed sequence, no rounds to
-#: a fixpoint: what one pass enables, a later one in the list picks up (constprop's constants
-#: fold in the next fold; after dse, forward, jumps and unroll have run, constprop finds
-#: registers that became constant and the tail folds and cleans up after it). On the corpus
-#: this does exactly what two rounds of fold, constprop, copyprop, fold, dse, forward, jumps,
-#: unroll did, and leaving out any entry costs executed instructions or pong's size; the
-#: in-world compiler pays for each entry in frames.
+#: module of psl/optimize and a pass of the in-world optimizer. A fixed sequence, each pass
+#: once, no rounds to a fixpoint: jumps first (the control flow the later passes see is
+#: final until unroll); constprop folds while it propagates, so chains of constants resolve
+#: in one run; fold then folds what it left as PUSHCONSTs; unroll puts each copy's counter
+#: in as a constant; forward moves nested single-use values in one run. Leaving out any
+#: entry costs executed instructions or pong's size; the in-world compiler pays for each
+#: entry in frames (bench/results/optimizer-pipeline-cost.md).
 OPTIMIZER_PIPELINE: tuple[str, ...] = (
-    "fold", "constprop", "copyprop", "fold", "forward", "jumps", "unroll",
-    "constprop", "fold", "dse", "forward",
+    "jumps", "constprop", "copyprop", "fold", "unroll", "dse", "forward",
 )
+
 
 @dataclass(frozen=True)
 class Relief:

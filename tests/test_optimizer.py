@@ -27,6 +27,7 @@ from psl.optimize import (
     renumber,
     to_code,
     to_program,
+    unroll,
 )
 from psl.registry import LIMITS, Op
 from psl.vm import execute
@@ -98,6 +99,18 @@ def test_constprop_meets_two_paths():
     assert text_of(constprop.run(code_of(text)))[-1] == "PUSHVAR 0"
 
 
+def test_constprop_folds_while_it_propagates():
+    # b = a * 2 with a = 1 / 32: b holds 1 / 16 after one run (fold leaves the rest)
+    source = "let a = 1 / 32; let b = a * 2; uv().x * b"
+    code = constprop.run(to_code(compile_source(source, lint=False).unwrap()))
+    sixteenth = "PUSHCONST (0.0625, NaN, NaN, NaN)"
+    assert sixteenth in text_of(code)
+    # an operation fold leaves (a transcendental builtin) makes its register unknown
+    code = constprop.run(to_code(compile_source("let a = sin(1); uv().x * a",
+                                                lint=False).unwrap()))
+    assert any(line.startswith("PUSHVAR") for line in text_of(code))
+
+
 def test_copyprop_and_dse_remove_a_parameter_binding():
     text = "CALL uv\nSETVAR 0\nPUSHVAR 0\nSETVAR 1\nPUSHVAR 1\nPUSHVAR 1\nBINOP *\n"
     code = dse.run(copyprop.run(code_of(text)))
@@ -120,6 +133,25 @@ def test_forward_computes_a_single_use_value_where_it_is_read():
                                                    "CALL uv", "BINOP +"]
 
 
+def test_forward_moves_nested_values_in_one_run():
+    # a = uv(); b = a + 1; time() * b: b's tree holds a's read, both move in one run
+    text = ("CALL uv\nSETVAR 0\nPUSHVAR 0\nPUSHCONST (1, NaN, NaN, NaN)\nBINOP +\n"
+            "SETVAR 1\nCALL time\nPUSHVAR 1\nBINOP *\n")
+    assert text_of(forward.run(code_of(text))) == [
+        "CALL time", "CALL uv", "PUSHCONST (1.0, NaN, NaN, NaN)", "BINOP +", "BINOP *"]
+
+
+def test_forward_jump_to_a_moved_tree_lands_on_what_stays():
+    # the loop's head is a's tree, which moves into b's, which moves past `CALL time`: the
+    # jump back goes to `CALL time` (instruction 0 of the result), not into b's new place
+    text = ("CALL uv\nSETVAR 0\nPUSHVAR 0\nPUSHCONST (1, NaN, NaN, NaN)\nBINOP +\n"
+            "SETVAR 1\nCALL time\nPUSHVAR 1\nBINOP *\nSETVAR 2\nPUSHVAR 2\nCONDJUMP 0\n")
+    out = text_of(forward.run(code_of(text)))
+    assert out[:5] == ["CALL time", "CALL uv", "PUSHCONST (1.0, NaN, NaN, NaN)", "BINOP +",
+                       "BINOP *"]
+    assert out[-1] == "CONDJUMP 0"
+
+
 def test_jumps_thread_and_drop_jumps_to_the_next_instruction():
     text = "CALL uv\nCONDJUMP 6\nJUMP 6\nJUMP 8\nCALL time\n"
     assert text_of(jumps.run(code_of(text))) == ["CALL uv", "CONDJUMP 4", "CALL time"]
@@ -138,6 +170,12 @@ def test_unroll_counted_loop_and_keep_budget():
     o0 = compile_source(source, lint=False).unwrap()
     o1, _ = optimize(o0)
     assert not any(i.op in (Op.JUMP, Op.CONDJUMP) for i in o1.instructions)
+    # each copy reads the counter as the constant it is there: s * 2 + 0, … + 3
+    code = unroll.run(loops.run(to_code(o0)))
+    lines = text_of(code)
+    assert sum(line.startswith("PUSHVAR") for line in lines) == 4 + 1  # s per copy, then s
+    for v in (0, 1, 2, 3):
+        assert f"PUSHCONST ({v}.0, NaN, NaN, NaN)" in lines
     big = "let s = uv().x; for (let i = 0; i < 200; i++) { s = s * 2 + i; } s"
     o1, _ = optimize(compile_source(big, lint=False).unwrap())
     assert any(i.op == Op.CONDJUMP for i in o1.instructions)  # over UNROLL_BUDGET

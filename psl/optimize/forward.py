@@ -1,11 +1,12 @@
-"""Forwarding single-use values (docs/spec.md §10.7): `T; SETVAR r; …; PUSHVAR r` in one
+"""Forwarding single-use values (docs/spec.md §10.6): `T; SETVAR r; …; PUSHVAR r` in one
 basic block, where that PUSHVAR is the next instruction of the block naming r, r is dead
 after it, T is a tree (§10.1) and no instruction in between assigns a register T reads,
 becomes `…; T`: the value is computed where it is used, saving the SETVAR and the PUSHVAR.
 Trees have no side effects and read the same registers at both places, so the value is the
-same. A block's forwards are chosen in order, each one's span [T's start, the PUSHVAR]
-disjoint from those chosen before (nested ones wait for the next round). A jump to T's
-first instruction goes to the instruction after the SETVAR instead (T is no longer there)."""
+same. A block's candidates are taken in order; a tree may hold the read of one taken
+before it (`a = x * 2; b = a + 1; … b` becomes `… x * 2 + 1`), and then it also reads what
+that one reads. A jump to a moved or deleted instruction goes to the first instruction
+after it that stays where it was."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from psl.optimize.code import (
     Code,
     Tree,
     is_jump,
-    rebuild,
     scan_block,
     stack_depths,
 )
@@ -26,34 +26,35 @@ from psl.registry import LIMITS
 def run(code: Code) -> Code:
     bl, outs = live_out(code)
     n = len(code)
-    moved: dict[int, tuple[int, int]] = {}  # PUSHVAR index -> the tree that replaces it
-    gone: set[int] = set()  # trees moved away and their SETVARs
-    landing: dict[int, int] = {}  # a moved tree's start -> where jumps to it go instead
+    moved: dict[int, tuple[int, int, int]] = {}  # read index -> (tree start, end, SETVAR)
+    reads_of: dict[int, set[int]] = {}  # read index -> the registers its tree reads
+    owner: dict[int, int] = {}  # an instruction of a moved tree -> the read it moves to
+    setvars: set[int] = set()  # the SETVARs whose value moved
     for b, (s, e) in enumerate(bl):
         after = live_after(code, s, e, outs[b])
-        busy_until = -1
 
-        def visit(k: int, operands: list[Tree], s: int = s, e: int = e,
+        def visit(k: int, operands: list[Tree], e: int = e, s: int = s,
                   after: list = after) -> None:
-            nonlocal busy_until
             if code.ops[k] != SETVAR or code.mask(k):
                 return
             t = operands[0]
-            if t.start < 0 or t.start <= busy_until:
+            if t.start < 0:
                 return
             r = code.reg(k) % LIMITS.registers
-            reads = {code.reg(j) % LIMITS.registers for j in range(t.start, t.end + 1)
-                     if code.ops[j] == PUSHVAR}
+            reads: set[int] = set()
+            for j in range(t.start, t.end + 1):
+                if code.ops[j] == PUSHVAR:
+                    # a read an earlier candidate moved its tree to: that tree's reads
+                    reads |= reads_of.get(j, {code.reg(j) % LIMITS.registers})
             for j in range(k + 1, e):
                 op = code.ops[j]
                 if op == PUSHVAR and code.reg(j) % LIMITS.registers == r:
                     if not (after[j - s] >> r & 1):
-                        moved[j] = (t.start, t.end)
-                        if j != k + 1:  # a jump to T's start now lands after the SETVAR
-                            landing[t.start] = k + 1
-                        gone.update(range(t.start, t.end + 1))
-                        gone.add(k)
-                        busy_until = j
+                        moved[j] = (t.start, t.end, k)
+                        reads_of[j] = reads
+                        for q in range(t.start, t.end + 1):
+                            owner[q] = j
+                        setvars.add(k)
                     return
                 if op == SETVAR:
                     w = code.reg(j) % LIMITS.registers
@@ -63,16 +64,57 @@ def run(code: Code) -> Code:
         scan_block(code, s, e, visit)
     if not moved:
         return code
+
     order: list[int] = []
+
+    def put(a: int, z: int) -> None:
+        for q in range(a, z + 1):
+            if q in moved:
+                put(moved[q][0], moved[q][1])
+            else:
+                order.append(q)
+
     for k in range(n):
+        if k in owner or k in setvars:
+            continue  # written where it is read, or deleted
         if k in moved:
-            a, z = moved[k]
-            order.extend(range(a, z + 1))
-        elif k not in gone:
+            put(moved[k][0], moved[k][1])
+        else:
             order.append(k)
-    args = list(code.args)
+
+    def in_place(k: int) -> bool:
+        """Does instruction k (old index) stay where it was? A tree stays when it moves to
+        the instruction right after its SETVAR and that read stays."""
+        while k in owner:
+            j = owner[k]
+            if j != moved[j][2] + 1:
+                return False
+            k = j
+        return k not in setvars
+
+    new_at = [-1] * (n + 1)
+    for i, k in enumerate(order):
+        new_at[k] = i
+    new_at[n] = len(order)
+
+    def first_of(k: int) -> int:
+        """The new index of what old index k now begins with (a read: its tree's start)."""
+        while k in moved:
+            k = moved[k][0]
+        return new_at[k]
+
+    targets: dict[int, int] = {}
     for k in range(n):
-        if is_jump(code.ops[k]) and code.target(k) in landing:
-            args[k] = (float(landing[code.target(k)]), *args[k][1:])
-    out = rebuild(Code(code.ops, args, code.origin, code.names), order)
+        if is_jump(code.ops[k]):
+            t = code.target(k)
+            if t not in targets:
+                land = t
+                while land < n and not in_place(land):
+                    land += 1
+                targets[t] = first_of(land)
+    ops = [code.ops[k] for k in order]
+    args = [code.args[k] if not is_jump(code.ops[k])
+            else (float(targets[code.target(k)]), *code.args[k][1:]) for k in order]
+    out = Code(ops, args, [code.origin[k] for k in order], dict(code.names))
     return out if stack_depths(out) is not None else code
+

@@ -7,9 +7,10 @@
 or jumps into the loop, and the body's jumps stay inside [body, S], runs a number of times
 the compiler can compute exactly with the VM's own operators (cmp and op foldable, §10.3).
 Then it becomes that many copies of `body; S … SETVAR i`: the copies do exactly what the
-iterations did, without the test and the jump back. Only when the copies total at most
-UNROLL_BUDGET instructions and the program stays within the instruction limit; loops are
-tried in instruction order, one per run."""
+iterations did, without the test and the jump back. In copy j every PUSHVAR i becomes a
+PUSHCONST of the value i has there (c0 stepped j times, as `trips` computed it). Only
+when the copies total at most UNROLL_BUDGET instructions and the program stays within the
+instruction limit; loops are tried in instruction order, one per run."""
 
 from __future__ import annotations
 
@@ -109,10 +110,16 @@ def _unroll(code: Code, c: int, e: int, s: int, count: int) -> Code:
 
     for k in range(c):
         put(k, outside(code.target(k)) if is_jump(code.ops[k]) else None)
+    i = code.reg(c - 1)
+    v = code.args[c - 2]  # the counter's value in copy j
     for j in range(count):
         base = c + j * body
         for k in range(first, last):
             put(k, base + code.target(k) - first if is_jump(code.ops[k]) else None)
+            if ops[-1] == PUSHVAR and code.reg(k) == i:
+                ops[-1] = PUSHCONST
+                args[-1] = v
+        v = fold.evaluate(code, s + 2, [v, code.args[s + 1]])
     for k in range(e, len(code)):
         put(k, outside(code.target(k)) if is_jump(code.ops[k]) else None)
     return Code(ops, args, origin, dict(code.names))
