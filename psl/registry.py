@@ -132,14 +132,14 @@ LIMITS = Limits()
 
 #: The -O1 passes between `loops` and `hoist` (docs/spec.md §10.2), in order; each name is a
 #: module of psl/optimize and a pass of the in-world optimizer. A fixed sequence, each pass
-#: once, no rounds to a fixpoint: jumps first (the control flow the later passes see is
-#: final until unroll); constprop folds while it propagates, so chains of constants resolve
-#: in one run; fold then folds what it left as PUSHCONSTs; unroll puts each copy's counter
-#: in as a constant; forward moves nested single-use values in one run. Leaving out any
-#: entry costs executed instructions or pong's size; the in-world compiler pays for each
-#: entry in frames (bench/results/optimizer-pipeline-cost.md).
+#: once, no rounds to a fixpoint: jumps first (the blocks the later passes see stay);
+#: constprop folds while it propagates, so chains of constants resolve in one run; fold
+#: folds what it left as PUSHCONSTs; forward moves nested single-use values in one run.
+#: `unroll` runs after hoist, so none of these work on a loop's copies. Leaving out any entry
+#: costs executed instructions or pong's size; the in-world compiler pays for each entry in
+#: frames (bench/results/optimizer-pipeline-cost.md).
 OPTIMIZER_PIPELINE: tuple[str, ...] = (
-    "jumps", "constprop", "copyprop", "fold", "unroll", "dse", "forward",
+    "jumps", "constprop", "copyprop", "fold", "dse", "forward",
 )
 
 

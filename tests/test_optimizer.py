@@ -170,12 +170,14 @@ def test_unroll_counted_loop_and_keep_budget():
     o0 = compile_source(source, lint=False).unwrap()
     o1, _ = optimize(o0)
     assert not any(i.op in (Op.JUMP, Op.CONDJUMP) for i in o1.instructions)
-    # each copy reads the counter as the constant it is there: s * 2 + 0, … + 3
+    # each copy reads the counter as the constant it is there: s * 2 + 0, … + 3; no step,
+    # and i ends as 4 (PUSHCONST 4; SETVAR i after the last copy)
     code = unroll.run(loops.run(to_code(o0)))
     lines = text_of(code)
     assert sum(line.startswith("PUSHVAR") for line in lines) == 4 + 1  # s per copy, then s
-    for v in (0, 1, 2, 3):
+    for v in (0, 1, 2, 3, 4):
         assert f"PUSHCONST ({v}.0, NaN, NaN, NaN)" in lines
+    assert len(lines) == 6 + 4 * 6 + 2 + 1  # before the loop, the copies, i = 4, s
     big = "let s = uv().x; for (let i = 0; i < 200; i++) { s = s * 2 + i; } s"
     o1, _ = optimize(compile_source(big, lint=False).unwrap())
     assert any(i.op == Op.CONDJUMP for i in o1.instructions)  # over UNROLL_BUDGET

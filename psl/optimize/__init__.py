@@ -10,8 +10,8 @@ jumps on any path. One module per pass, run in this order:
       dse         dead stores, with the expression that computed them
       forward     a value stored and read once in a block is computed where it is read
       jumps       jump threading, jumps to the next instruction, unreachable code
-      unroll      a loop that runs a count known exactly becomes that many copies
     hoist       register-free, texture-free expressions computed once at the start
+    unroll      a loop that runs a count known exactly becomes that many copies
     renumber    registers numbered by first appearance
 
 A program outside what the passes reason about (`code.stack_depths` says which), or whose
@@ -38,7 +38,7 @@ from psl.optimize.code import Code, is_jump, stack_depths
 from psl.registry import LIMITS, OPTIMIZER_PIPELINE, Op
 
 _PASSES = {m.__name__.rsplit(".", 1)[1]: m
-           for m in (fold, constprop, copyprop, dse, forward, jumps, unroll)}
+           for m in (fold, constprop, copyprop, dse, forward, jumps)}
 LEVELS = (0, 1)
 
 
@@ -114,6 +114,8 @@ def optimize_code(code: Code, without: str = "",
             code = _PASSES[name].run(code)
     if without != "hoist":
         code = hoist.run(code)
+    if without != "unroll":
+        code = unroll.run(code)
     return renumber.run(code)
 
 

@@ -6,11 +6,13 @@
 (a `for` after `loops`, or a `while` with the step at its end) where nothing else assigns i
 or jumps into the loop, and the body's jumps stay inside [body, S], runs a number of times
 the compiler can compute exactly with the VM's own operators (cmp and op foldable, §10.3).
-Then it becomes that many copies of `body; S … SETVAR i`: the copies do exactly what the
-iterations did, without the test and the jump back. In copy j every PUSHVAR i becomes a
-PUSHCONST of the value i has there (c0 stepped j times, as `trips` computed it). Only
-when the copies total at most UNROLL_BUDGET instructions and the program stays within the
-instruction limit; loops are tried in instruction order, one per run."""
+Then it becomes that many copies of the body, each reading i as the PUSHCONST of the value
+it has there (c0 stepped j times, as `trips` computed it), then `PUSHCONST` of i's value
+after the last step and `SETVAR i`: the copies do exactly what the iterations did, without
+the test, the step and the jump back. Only when the copies with their steps would total at
+most UNROLL_BUDGET instructions and the program stays within the instruction limit; loops
+are tried in instruction order, one per run. It runs after hoist, last before renumber:
+the passes before it work on the loop once, not on each copy."""
 
 from __future__ import annotations
 
@@ -90,9 +92,12 @@ def run(code: Code) -> Code:
 
 
 def _unroll(code: Code, c: int, e: int, s: int, count: int) -> Code:
-    first, last = c + 4, s + 4  # one copy: [first, last)
-    body = last - first
-    shift = count * body - (e - c)  # how far E and everything after it move
+    """`count` copies of the body C+4 … S−1, each reading the counter as the constant it
+    is there, then `PUSHCONST` of the counter's value after the last step and the step's
+    `SETVAR i` (i keeps its final value for code after the loop)."""
+    first = c + 4  # one copy: [first, s)
+    body = s - first
+    shift = count * body + 2 - (e - c)  # how far E and everything after it move
     ops: list[int] = []
     args: list = []
     origin: list[int] = []
@@ -113,13 +118,17 @@ def _unroll(code: Code, c: int, e: int, s: int, count: int) -> Code:
     i = code.reg(c - 1)
     v = code.args[c - 2]  # the counter's value in copy j
     for j in range(count):
-        base = c + j * body
-        for k in range(first, last):
+        base = c + j * body  # a jump to S goes to the next copy (after the last: the SETVAR)
+        for k in range(first, s):
             put(k, base + code.target(k) - first if is_jump(code.ops[k]) else None)
             if ops[-1] == PUSHVAR and code.reg(k) == i:
                 ops[-1] = PUSHCONST
                 args[-1] = v
         v = fold.evaluate(code, s + 2, [v, code.args[s + 1]])
+    ops.append(PUSHCONST)
+    args.append(v)
+    origin.append(code.origin[s + 1])
+    put(s + 3)
     for k in range(e, len(code)):
         put(k, outside(code.target(k)) if is_jump(code.ops[k]) else None)
     return Code(ops, args, origin, dict(code.names))
