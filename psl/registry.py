@@ -134,12 +134,12 @@ LIMITS = Limits()
 #: module of psl/optimize and a pass of the in-world optimizer. A fixed sequence, each pass
 #: once, no rounds to a fixpoint: jumps first (the blocks the later passes see stay);
 #: constprop folds while it propagates, so chains of constants resolve in one run; fold
-#: folds what it left as PUSHCONSTs; forward moves nested single-use values in one run.
-#: `unroll` runs after hoist, so none of these work on a loop's copies. Leaving out any entry
-#: costs executed instructions or pong's size; the in-world compiler pays for each entry in
-#: frames (bench/results/optimizer-pipeline-cost.md).
+#: folds what it left as PUSHCONSTs; dse deletes dead stores and forwards single-use values
+#: (nested ones too) on one liveness. `unroll` runs after hoist, so none of these work on a
+#: loop's copies. Leaving out any entry costs executed instructions or pong's size; the
+#: in-world compiler pays for each entry in frames (bench/results/optimizer-pipeline-cost.md).
 OPTIMIZER_PIPELINE: tuple[str, ...] = (
-    "jumps", "constprop", "copyprop", "fold", "dse", "forward",
+    "jumps", "constprop", "copyprop", "fold", "dse",
 )
 
 

@@ -6,9 +6,14 @@ Trees have no side effects and read the same registers at both places, so the va
 same. A block's candidates are taken in order; a tree may hold the read of one taken
 before it (`a = x * 2; b = a + 1; … b` becomes `… x * 2 + 1`), and then it also reads what
 that one reads. A jump to a moved or deleted instruction goes to the first instruction
-after it that stays where it was."""
+after it that stays where it was.
+
+The pipeline runs this inside `dse` (psl/optimize/dse.py), which first deletes the block's
+dead stores (`Plan.dead`); `run` is forwarding alone."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from psl.optimize.code import (
     PUSHVAR,
@@ -19,52 +24,65 @@ from psl.optimize.code import (
     scan_block,
     stack_depths,
 )
-from psl.optimize.dse import live_after, live_out
+from psl.optimize.liveness import live_after, live_out
 from psl.registry import LIMITS
 
 
-def run(code: Code) -> Code:
-    bl, outs = live_out(code)
-    n = len(code)
-    moved: dict[int, tuple[int, int, int]] = {}  # read index -> (tree start, end, SETVAR)
-    reads_of: dict[int, set[int]] = {}  # read index -> the registers its tree reads
-    owner: dict[int, int] = {}  # an instruction of a moved tree -> the read it moves to
-    setvars: set[int] = set()  # the SETVARs whose value moved
-    for b, (s, e) in enumerate(bl):
-        after = live_after(code, s, e, outs[b])
+@dataclass
+class Plan:
+    """What the pass does, by old index."""
 
-        def visit(k: int, operands: list[Tree], e: int = e, s: int = s,
-                  after: list = after) -> None:
-            if code.ops[k] != SETVAR or code.mask(k):
+    moved: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # read -> (start,
+    # end, SETVAR) of the tree that replaces it
+    reads_of: dict[int, set[int]] = field(default_factory=dict)  # read -> registers it reads
+    owner: dict[int, int] = field(default_factory=dict)  # moved tree's instruction -> read
+    setvars: set[int] = field(default_factory=set)  # the SETVARs whose value moved
+    dead: set[int] = field(default_factory=set)  # deleted (dse)
+
+
+def choose(code: Code, s: int, e: int, after: list[int], plan: Plan) -> None:
+    """Block [s, e)'s forwards into `plan`, given the registers live after each of its
+    instructions (`after`, with plan.dead left out); a deleted instruction is not a read."""
+
+    def visit(k: int, operands: list[Tree]) -> None:
+        if code.ops[k] != SETVAR or code.mask(k) or k in plan.dead:
+            return
+        t = operands[0]
+        if t.start < 0:
+            return
+        r = code.reg(k) % LIMITS.registers
+        reads: set[int] = set()
+        for j in range(t.start, t.end + 1):
+            if code.ops[j] == PUSHVAR:
+                # a read an earlier candidate moved its tree to: that tree's reads
+                reads |= plan.reads_of.get(j, {code.reg(j) % LIMITS.registers})
+        for j in range(k + 1, e):
+            if j in plan.dead:
+                continue  # deleted: it names no register
+            op = code.ops[j]
+            if op == PUSHVAR and code.reg(j) % LIMITS.registers == r:
+                if not (after[j - s] >> r & 1):
+                    plan.moved[j] = (t.start, t.end, k)
+                    plan.reads_of[j] = reads
+                    for q in range(t.start, t.end + 1):
+                        plan.owner[q] = j
+                    plan.setvars.add(k)
                 return
-            t = operands[0]
-            if t.start < 0:
-                return
-            r = code.reg(k) % LIMITS.registers
-            reads: set[int] = set()
-            for j in range(t.start, t.end + 1):
-                if code.ops[j] == PUSHVAR:
-                    # a read an earlier candidate moved its tree to: that tree's reads
-                    reads |= reads_of.get(j, {code.reg(j) % LIMITS.registers})
-            for j in range(k + 1, e):
-                op = code.ops[j]
-                if op == PUSHVAR and code.reg(j) % LIMITS.registers == r:
-                    if not (after[j - s] >> r & 1):
-                        moved[j] = (t.start, t.end, k)
-                        reads_of[j] = reads
-                        for q in range(t.start, t.end + 1):
-                            owner[q] = j
-                        setvars.add(k)
+            if op == SETVAR:
+                w = code.reg(j) % LIMITS.registers
+                if w == r or w in reads:
                     return
-                if op == SETVAR:
-                    w = code.reg(j) % LIMITS.registers
-                    if w == r or w in reads:
-                        return
 
-        scan_block(code, s, e, visit)
-    if not moved:
+    scan_block(code, s, e, visit)
+
+
+def build(code: Code, plan: Plan) -> Code | None:
+    """The code with `plan` applied, or None when it breaks §10.1 (a stack of 128)."""
+    n = len(code)
+    if not plan.moved and not plan.dead:
         return code
-
+    moved, owner = plan.moved, plan.owner
+    gone = plan.setvars | plan.dead
     order: list[int] = []
 
     def put(a: int, z: int) -> None:
@@ -75,7 +93,7 @@ def run(code: Code) -> Code:
                 order.append(q)
 
     for k in range(n):
-        if k in owner or k in setvars:
+        if k in owner or k in gone:
             continue  # written where it is read, or deleted
         if k in moved:
             put(moved[k][0], moved[k][1])
@@ -90,7 +108,7 @@ def run(code: Code) -> Code:
             if j != moved[j][2] + 1:
                 return False
             k = j
-        return k not in setvars
+        return k not in gone
 
     new_at = [-1] * (n + 1)
     for i, k in enumerate(order):
@@ -116,5 +134,13 @@ def run(code: Code) -> Code:
     args = [code.args[k] if not is_jump(code.ops[k])
             else (float(targets[code.target(k)]), *code.args[k][1:]) for k in order]
     out = Code(ops, args, [code.origin[k] for k in order], dict(code.names))
-    return out if stack_depths(out) is not None else code
+    return out if stack_depths(out) is not None else None
 
+
+def run(code: Code) -> Code:
+    bl, outs = live_out(code)
+    plan = Plan()
+    for b, (s, e) in enumerate(bl):
+        choose(code, s, e, live_after(code, s, e, outs[b]), plan)
+    out = build(code, plan)
+    return code if out is None else out
