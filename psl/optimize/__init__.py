@@ -4,12 +4,14 @@ jumps on any path. One module per pass, run in this order:
 
     loops       for-loop layout: one taken jump per iteration instead of three
     then the passes of registry.OPTIMIZER_PIPELINE, each once, in that order:
-      fold        constant folding with the VM's own operators
-      constprop   registers that hold one constant on every path become PUSHCONSTs
-      copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
-      dse         dead stores, with the expression that computed them
-      forward     a value stored and read once in a block is computed where it is read
       jumps       jump threading, jumps to the next instruction, unreachable code
+      constprop   registers that hold one constant on every path become PUSHCONSTs
+                  (folding constant operations as it goes)
+      copyprop    reads of a copy (`PUSHVAR a; SETVAR p`) read the original
+      fold        constant folding with the VM's own operators
+      dse         dead stores, with the expression that computed them; then, on the
+                  same liveness, forwarding (forward.py): a value stored and read once
+                  in a block is computed where it is read
     hoist       register-free, texture-free expressions computed once at the start
     unroll      a loop that runs a count known exactly becomes that many copies
     renumber    registers numbered by first appearance
