@@ -93,12 +93,8 @@ def build(code: Code, plan: Plan) -> Code | None:
                 order.append(q)
 
     for k in range(n):
-        if k in owner or k in gone:
-            continue  # written where it is read, or deleted
-        if k in moved:
-            put(moved[k][0], moved[k][1])
-        else:
-            order.append(k)
+        if k not in owner and k not in gone:  # (else written where it is read, or deleted)
+            put(k, k)
 
     def in_place(k: int) -> bool:
         """Does instruction k (old index) stay where it was? A tree stays when it moves to
