@@ -1,0 +1,132 @@
+"""The long differential campaign of the in-world compiler against psl (issue 36; not a
+test): programs from the spec's shapes and limits (tests/shapegen), each compiled by the
+generated C# compiler (mono host, the sliced Update() path) at -O0 and at -O1 and compared
+byte for byte with psl; any exception counts.
+
+    PYTHONPATH=. python bench/bench_shapes.py                  # 20,000 programs, 2 jobs
+    PYTHONPATH=. python bench/bench_shapes.py --count 2000 --jobs 1 --host OLD/Host.exe
+
+Writes bench/results/shapes-campaign.md and .json: programs per kind, the shapes the
+generator made (joins before calls, loops at the unroll budget before/after hoist, programs
+at each limit), differences and exceptions per level, and the first differing programs.
+`--host` takes a Host.exe built elsewhere (e.g. from an older template, to show what the
+campaign finds there); the summary is written only for the templates' own host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import multiprocessing
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+sys.path.insert(0, str(ROOT))
+
+from tests import shapegen  # noqa: E402
+from tests.csharp_support import build as csbuild  # noqa: E402
+from tests.test_udonsharp_diff import _mismatch, reference  # noqa: E402
+
+BATCH = 200
+
+
+def run_batch(job: tuple[str, int, int]) -> dict:
+    """Programs start .. start+count, compared; a summary of the batch."""
+    host, start, count = job
+    shapes = shapegen.generate_many(count, start=start)
+    sources = [s.text for _, s in shapes]
+    results = csbuild.run_batch(Path(host), sources)
+    out: dict = {"kinds": collections.Counter(), "tags": collections.Counter(),
+                 "diff": collections.Counter(), "exceptions": collections.Counter(),
+                 "compiled": collections.Counter(), "examples": []}
+    for k, ((kind, shape), got) in enumerate(zip(shapes, results, strict=True)):
+        out["kinds"][kind] += 1
+        out["tags"].update(shape.tags)
+        refs = (reference(shape.text, 0), reference(shape.text, 1))
+        if refs[0][0] is not None:
+            out["compiled"][kind] += 1
+        for level, res in ((0, got), (1, got.optimized)):
+            problems = _mismatch(f"#{start + k} -O{level} {kind}", res, level, refs)
+            if res.exception:
+                out["exceptions"][f"O{level}"] += 1
+            if problems:
+                out["diff"][f"O{level}"] += 1
+                if len(out["examples"]) < 5:
+                    out["examples"].append({"seed": start + k, "kind": kind, "level": level,
+                                            "problem": problems[0][:300],
+                                            "source": shape.text[:400]})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--count", type=int, default=20_000)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--host", type=Path, help="a Host.exe to test instead of the templates'")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="psl-shapes-") as tmp:
+        host = args.host or csbuild.build(Path(tmp) / "host")
+        jobs = [(str(host), s, min(BATCH, args.start + args.count - s))
+                for s in range(args.start, args.start + args.count, BATCH)]
+        total: dict = {"kinds": collections.Counter(), "tags": collections.Counter(),
+                       "diff": collections.Counter(), "exceptions": collections.Counter(),
+                       "compiled": collections.Counter(), "examples": []}
+        t0 = time.perf_counter()
+        with multiprocessing.Pool(args.jobs) as pool:
+            for done, part in enumerate(pool.imap_unordered(run_batch, jobs), 1):
+                for key in ("kinds", "tags", "diff", "exceptions", "compiled"):
+                    total[key].update(part[key])
+                total["examples"] += part["examples"][: max(0, 10 - len(total["examples"]))]
+                print(f"{done}/{len(jobs)} batches, {sum(total['kinds'].values())} programs, "
+                      f"diff {dict(total['diff'])}, exceptions {dict(total['exceptions'])}, "
+                      f"{time.perf_counter() - t0:.0f} s", flush=True)
+        seconds = time.perf_counter() - t0
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "templates", "psl"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    summary = {"programs": sum(total["kinds"].values()), "start": args.start,
+               "templates": commit + (" (with uncommitted changes)" if dirty else ""),
+               "seconds": round(seconds), "kinds": dict(sorted(total["kinds"].items())),
+               "psl_compiles": dict(sorted(total["compiled"].items())),
+               "shapes": dict(sorted(total["tags"].items())),
+               "differences": {f"O{lv}": total["diff"][f"O{lv}"] for lv in (0, 1)},
+               "exceptions": {f"O{lv}": total["exceptions"][f"O{lv}"] for lv in (0, 1)},
+               "examples": total["examples"]}
+    print(json.dumps({k: v for k, v in summary.items() if k != "examples"}, indent=1))
+    if args.host:
+        return
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "shapes-campaign.json").write_text(json.dumps(summary, indent=1) + "\n")
+    lines = ["# Shape campaign: the in-world compiler against psl (bench/bench_shapes.py)", "",
+             f"{summary['programs']:,} programs from tests/shapegen (seeds {args.start} to "
+             f"{args.start + summary['programs'] - 1}), each compiled by the generated C# "
+             f"compiler of commit {summary['templates']} "
+             "under mono at -O0 and at -O1 and compared with psl byte for byte "
+             f"(or the same first error); {summary['seconds']:,} s on {args.jobs} jobs.", "",
+             "| level | programs | differences | exceptions |", "|---|---|---|---|"]
+    for lv in (0, 1):
+        lines.append(f"| -O{lv} | {summary['programs']:,} | "
+                     f"{summary['differences'][f'O{lv}']} | {summary['exceptions'][f'O{lv}']} |")
+    lines += ["", "| kind | programs | psl compiles |", "|---|---|---|"]
+    lines += [f"| {k} | {v:,} | {summary['psl_compiles'].get(k, 0):,} |"
+              for k, v in summary["kinds"].items()]
+    lines += ["", "Shapes the generator made (a program may hold several):", "",
+              "| shape | count |", "|---|---|"]
+    lines += [f"| {k} | {v:,} |" for k, v in summary["shapes"].items()]
+    if summary["examples"]:
+        lines += ["", "First differences:", ""]
+        lines += [f"- seed {e['seed']} ({e['kind']}, -O{e['level']}): {e['problem']}"
+                  for e in summary["examples"]]
+    (RESULTS / "shapes-campaign.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
