@@ -141,6 +141,27 @@ LIMITS = Limits()
 OPTIMIZER_PIPELINE: tuple[str, ...] = (
     "jumps", "constprop", "copyprop", "fold", "dse",
 )
+#: The passes a pipeline entry may name (bench/bench_pipeline_cost.py tries other lists);
+#: a pass's id in the in-world optimizer is its index here (its PASS_* constant).
+PIPELINE_PASSES: tuple[str, ...] = ("fold", "constprop", "copyprop", "dse", "forward", "jumps")
+#: Every pass of -O1 in the order it runs (docs/spec.md §10.2): each is a module
+#: psl/optimize/<pass>.py with its in-world half beside it, psl/optimize/<pass>.cs.j2
+#: (tests/test_optimizer_halves.py checks both exist). `forward` runs inside `dse`.
+OPTIMIZER_PASSES: tuple[str, ...] = ("loops", *OPTIMIZER_PIPELINE, "forward", "hoist",
+                                     "unroll", "renumber")
+
+
+@dataclass(frozen=True)
+class OptimizerTuning:
+    """The -O1 heuristics' constants, read by psl/optimize and rendered into the in-world
+    optimizer (docs/spec.md §10.8, §10.9)."""
+
+    unroll_budget: int = 1024  # the most instructions one loop's copies may total
+    max_trips: int = 256  # the most trips unroll counts before it gives up
+    loop_weight: int = 16  # hoist counts an occurrence inside a loop this many times
+
+
+OPTIMIZER_TUNING = OptimizerTuning()
 
 
 @dataclass(frozen=True)
@@ -327,10 +348,16 @@ _READS_TEXTURE = frozenset({"self", "camera", "video"} | {
 #: per-lane functions whose result needs no rounding. Not min/max/clamp/saturate or sign
 #: (GPUs may treat -0 and +0 differently there), nor anything that rounds (frac, mod, lerp, dot, the
 #: transcendental functions), nor a builtin that reads the pixel or the frame.
-_FOLDABLE = frozenset({"float2", "float3", "float4", "swizzle", "abs", "floor", "ceil",
-                       "trunc", "step", "all", "any"})
+#: Each with its fold rule, the shape of its in-world evaluation (psl.gen.udonsharp renders
+#: one per rule and refuses a foldable builtin without one): "construct" (float2-4),
+#: "swizzle", "reduce" (all, any), "step", "lanes" (lane by lane, a formula per builtin).
+FOLD_RULES: dict[str, str] = {
+    "float2": "construct", "float3": "construct", "float4": "construct", "swizzle": "swizzle",
+    "abs": "lanes", "floor": "lanes", "ceil": "lanes", "trunc": "lanes", "step": "step",
+    "all": "reduce", "any": "reduce",
+}
 BUILTINS = tuple(replace(b, reads_texture=b.name in _READS_TEXTURE,
-                         foldable=b.name in _FOLDABLE) for b in BUILTINS)
+                         foldable=b.name in FOLD_RULES) for b in BUILTINS)
 BUILTIN_BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 BUILTIN_BY_ID: dict[int, Builtin] = {b.id: b for b in BUILTINS}
 

@@ -1,7 +1,9 @@
 """The shared Jinja environment for every generator.
 
 Templates live in templates/<target>/ and get the registry as globals, so a builtin
-added to psl.registry reaches every generated file without a template edit.
+added to psl.registry reaches every generated file without a template edit. The in-world
+optimizer's passes keep their C# halves beside their Python modules: a template names
+`psl/optimize/<pass>.cs.j2` as "optimize/<pass>.cs.j2".
 """
 
 from __future__ import annotations
@@ -15,11 +17,17 @@ from psl import registry
 from psl._version import __version__
 from psl.resources import templates_dir
 
+#: psl/optimize: each pass's module and its in-world C# half (<pass>.cs.j2)
+OPTIMIZE_DIR = Path(__file__).resolve().parent.parent / "optimize"
+
 
 @functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        loader=jinja2.ChoiceLoader([
+            jinja2.FileSystemLoader(str(templates_dir())),
+            jinja2.PrefixLoader({"optimize": jinja2.FileSystemLoader(str(OPTIMIZE_DIR))}),
+        ]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

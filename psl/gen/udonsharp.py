@@ -57,6 +57,56 @@ PARTS: tuple[str, ...] = tuple(
     for part in ("tables", "driver", "lexer", "numbers", "parser", "inliner", "checks",
                  "optimizer", "upload"))
 
+#: The optimizer part includes the in-world half of each pass, psl/optimize/<name>.cs.j2
+#: beside psl/optimize/<name>.py, in this order (liveness is dse's and forward's shared
+#: analysis); every pass of registry.OPTIMIZER_PASSES is among them.
+OPTIMIZER_PARTS: tuple[str, ...] = ("fold", "constprop", "copyprop", "liveness", "dse",
+                                    "forward", "jumps", "loops", "unroll", "hoist", "renumber")
+#: The order RoundStep tests the running pipeline entry in: the passes that take the most
+#: steps first (a compare each); a permutation of registry.PIPELINE_PASSES.
+STEP_ORDER: tuple[str, ...] = ("forward", "fold", "constprop", "dse", "copyprop", "jumps")
+#: The C# formula of each builtin folded by the "lanes" rule (registry.FOLD_RULES), on the
+#: lane `a` (float); exact, as psl.vm computes it.
+LANE_FOLDS: dict[str, str] = {
+    "abs": "a < 0f ? -a : (a == 0f ? 0f : a)",  # abs(-0) = +0
+    "floor": "(float)Math.Floor((double)a)",
+    "ceil": "-(float)Math.Floor((double)(-a))",  # -0 kept as numpy does
+    "trunc": "(float)Math.Truncate((double)a)",
+}
+
+
+def optimizer_context() -> dict[str, object]:
+    """The optimizer's generated parts; refuses a registry the in-world optimizer cannot
+    follow (a pass without its C# half, a foldable builtin without a fold rule it knows)."""
+    missing = [p for p in registry.OPTIMIZER_PASSES if p not in OPTIMIZER_PARTS]
+    if missing:
+        raise ValueError(f"passes without an in-world half: {missing}")
+    if sorted(STEP_ORDER) != sorted(registry.PIPELINE_PASSES):
+        raise ValueError("STEP_ORDER is not a permutation of registry.PIPELINE_PASSES")
+    # the rules the in-world Evaluate knows: each of these its builtins by name; "construct"
+    # any constructor (m lanes from m arguments), "lanes" any builtin with a LANE_FOLDS formula
+    named = {"swizzle": {"swizzle"}, "reduce": {"all", "any"}, "step": {"step"}}
+    foldable = {b.name for b in registry.BUILTINS if b.foldable}
+    rules = registry.FOLD_RULES
+    by_rule: dict[str, set[str]] = {}
+    for n, r in rules.items():
+        by_rule.setdefault(r, set()).add(n)
+    constructors_ok = all(registry.BUILTIN_BY_NAME[n].arity == int(n[-1])
+                          for n in by_rule.get("construct", ()))
+    if (foldable != set(rules) or not set(by_rule) <= {*named, "construct", "lanes"}
+            or any(by_rule[r] - named[r] for r in named if r in by_rule)
+            or by_rule.get("lanes", set()) != set(LANE_FOLDS) or not constructors_ok):
+        known = sorted({*named, "construct", "lanes"})
+        raise ValueError("registry.FOLD_RULES: every foldable builtin needs a rule the "
+                         f"in-world optimizer knows ({known}), every 'lanes' one a formula "
+                         "in LANE_FOLDS")
+    return {
+        "optimizer_parts": [f"optimize/{p}.cs.j2" for p in OPTIMIZER_PARTS],
+        "step_order": STEP_ORDER,
+        "lane_folds": {n: LANE_FOLDS[n] for n in registry.FOLD_RULES if n in LANE_FOLDS},
+    }
+
+
 #: output file name -> template (relative to templates/)
 TEMPLATES: dict[str, str] = {f"{name}.cs": f"udonsharp/{name}.cs.j2" for name in BEHAVIOURS}
 
@@ -255,6 +305,7 @@ def context() -> dict[str, object]:
         "builtin_names": _by_id({b.id: b.name for b in registry.BUILTINS}),
         "binop_symbols": _by_id({b.id: b.symbol for b in registry.BINARY_OPERATORS}),
         **world_programs.context(),
+        **optimizer_context(),
     }
 
 

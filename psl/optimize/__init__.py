@@ -39,6 +39,7 @@ from psl.optimize import (
 from psl.optimize.code import Code, is_jump, stack_depths
 from psl.registry import LIMITS, OPTIMIZER_PIPELINE, Op
 
+# the modules a pipeline entry may name (registry.PIPELINE_PASSES; tests check they agree)
 _PASSES = {m.__name__.rsplit(".", 1)[1]: m
            for m in (fold, constprop, copyprop, dse, forward, jumps)}
 LEVELS = (0, 1)

@@ -23,9 +23,9 @@ from psl.optimize.code import (
     pushes,
     scan_block,
 )
-from psl.registry import LIMITS
+from psl.registry import LIMITS, OPTIMIZER_TUNING
 
-LOOP_WEIGHT = 16
+LOOP_WEIGHT = OPTIMIZER_TUNING.loop_weight
 
 
 def _pure(t: Tree) -> bool:

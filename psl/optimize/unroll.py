@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from psl.optimize import fold
 from psl.optimize.code import BINOP, CONDJUMP, JUMP, PUSHCONST, PUSHVAR, SETVAR, Code, is_jump
-from psl.registry import LIMITS
+from psl.registry import LIMITS, OPTIMIZER_TUNING
 
-UNROLL_BUDGET = 1024
-MAX_TRIPS = 256
+UNROLL_BUDGET = OPTIMIZER_TUNING.unroll_budget
+MAX_TRIPS = OPTIMIZER_TUNING.max_trips
 
 
 def trips(code: Code, c0: tuple, cmp_at: int, limit: tuple, step_at: int, s: tuple
