@@ -14,7 +14,7 @@ import pytest
 from psl import registry
 from psl.compiler import compile_source
 from psl.gen import udonsharp
-from psl.optimize import optimize_code, to_code
+from psl.optimize import optimize_code, run_pass, to_code
 
 OPTIMIZE = Path(__file__).resolve().parent.parent / "psl" / "optimize"
 
@@ -42,7 +42,8 @@ def test_every_pipeline_pass_runs_alone():
         code = to_code(program)
         assert code is not None
         optimize_code(code, pipeline=(name,))
-    with pytest.raises(KeyError):
+        assert run_pass(name, code) is not None
+    with pytest.raises(ValueError, match="no optimizer pass"):
         optimize_code(to_code(program), pipeline=("nonesuch",))
 
 
