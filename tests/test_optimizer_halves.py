@@ -96,3 +96,33 @@ def test_a_pass_without_its_csharp_half_is_refused(monkeypatch):
     monkeypatch.setattr(registry, "OPTIMIZER_PASSES", (*registry.OPTIMIZER_PASSES, "peephole"))
     with pytest.raises(ValueError, match="in-world half"):
         udonsharp.optimizer_context()
+
+
+def optimizer_part(text: str) -> list[tuple[str, int]]:
+    """The rendered optimizer's code lines (comments, blank lines and lone braces left out,
+    white space folded), with their line numbers in Compiler.cs."""
+    lines = text.splitlines()
+    start = next(k for k, line in enumerate(lines) if "===== optimizer (-O1)" in line)
+    end = next(k for k in range(start + 1, len(lines)) if re.match(r" {4}// =+ ", lines[k]))
+    out = []
+    for k in range(start, end):
+        code = re.sub(r"\s*//.*$", "", lines[k]).strip()
+        if code and code not in ("{", "}"):
+            out.append((" ".join(code.split()), k + 1))
+    return out
+
+
+def test_no_copied_runs_in_the_optimizer():
+    """No run of 6 code lines stands twice in the rendered optimizer (a copied loop or
+    driver belongs in one method the places call: PutIns, SEnd, LiveOutWord, ...)."""
+    lines = optimizer_part(rendered())
+    assert len(lines) > 2000
+    seen: dict[tuple[str, ...], int] = {}
+    copies = []
+    for i in range(len(lines) - 5):
+        run = tuple(code for code, _ in lines[i:i + 6])
+        if run in seen:
+            copies.append(f"Compiler.cs:{lines[i][1]} repeats :{seen[run]}: {run[0]} ...")
+        else:
+            seen[run] = lines[i][1]
+    assert copies == [], "\n".join(copies[:10])
