@@ -176,6 +176,12 @@ class Relief:
     # prefab scales it uniformly). The original moves 1 unit on a 7.5 m wide screen (0.133).
     height_scale: float = 0.125
     screen_width_m: float = 2.0  # the prefab's uniform scale of the 1 x 1 screen mesh
+    # The most a vertex moves, in mesh units (screen widths), whatever the alpha and the
+    # material's height scale: every view clamps the displacement to +-this (NaN: 0), and the
+    # grid meshes' bounds hold it, so a program's alpha can neither throw the surface at
+    # the players nor move it out of the bounds Unity culls by (8 units of alpha at the
+    # default scale; a 2 m screen's relief stays within 2 m of it).
+    max_displacement: float = 1.0
 
 
 RELIEF = Relief()

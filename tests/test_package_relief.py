@@ -113,6 +113,31 @@ def test_prefab_screens_are_the_finest_grid_with_the_relief_material(prefab) -> 
     assert registry.RELIEF.screen_width_m == 2.0  # the standard prefab's screen
 
 
+def test_only_the_shown_buffer_updates_every_frame(package: pkg.Package, prefab) -> None:
+    """Every screen of both prefabs shows the default resolution's buffer, the one render
+    texture that ships Realtime; every other one ships OnDemand until a quality button
+    switches it (ScreenQuality: that button's buffer Realtime, the rest OnDemand)."""
+    modes = {}
+    for size in pkg.CRT_SIZES:
+        (doc,) = load_unity_yaml(package.files[
+            f"Runtime/RenderTextures/PSL_CRT_{size}.asset"].decode()).values()
+        modes[size] = body(doc)["m_UpdateMode"]
+    assert modes == {size: 1 if size == pkg.DEFAULT_CRT_SIZE else 2 for size in pkg.CRT_SIZES}
+    docs, screens, _sizes = prefab
+    for path in screens:
+        comps = {doc["__class__"]: body(doc) for _fid, doc in
+                 _components(docs, _by_path(docs, path))}
+        (material,) = comps[23]["m_Materials"]
+        mat = package.files[f"Runtime/Materials/PSL_Screen_{pkg.DEFAULT_CRT_SIZE}.mat"].decode()
+        assert str(material["guid"]) == guid_for(
+            NAME, f"Runtime/Materials/PSL_Screen_{pkg.DEFAULT_CRT_SIZE}.mat")
+        assert f"PSL_CRT_{pkg.DEFAULT_CRT_SIZE}" in mat or guid_for(
+            NAME, f"Runtime/RenderTextures/PSL_CRT_{pkg.DEFAULT_CRT_SIZE}.asset") in mat
+    quality = udonsharp.TARGET.render()["ScreenQuality.cs"]
+    assert "other.updateMode = CustomRenderTextureUpdateMode.OnDemand;" in quality
+    assert "buffer.updateMode = CustomRenderTextureUpdateMode.Realtime;" in quality
+
+
 def test_quality_buttons_put_their_grid_on_the_screen(package: pkg.Package, prefab) -> None:
     """Each quality button -> SendCustomEvent("Apply") on its ReliefQuality's UdonBehaviour,
     whose proxy holds that button's grid mesh and the screen's MeshFilter."""

@@ -169,7 +169,9 @@ def test_render_textures(package: pkg.Package, guid_to_path: dict[str, str], siz
     assert (b["m_Width"], b["m_Height"]) == (size, size)
     assert b["m_ColorFormat"] == 52  # R32G32B32A32_SFloat
     assert b["m_DoubleBuffered"] == 1
-    assert b["m_UpdateMode"] == 1  # realtime
+    # only the buffer the screens show at load updates every frame; the others wait for a
+    # quality button (ScreenQuality switches them), so a player pays for one resolution
+    assert b["m_UpdateMode"] == (1 if size == pkg.DEFAULT_CRT_SIZE else 2)  # realtime, on demand
     assert b["m_InitColor"] == {"r": 0, "g": 0, "b": 0, "a": 0}
     assert b["m_TextureSettings"]["m_FilterMode"] == 1  # bilinear
     assert b["m_TextureSettings"]["m_WrapU"] == b["m_TextureSettings"]["m_WrapV"] == 1  # clamp

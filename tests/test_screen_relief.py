@@ -151,6 +151,32 @@ def test_vertex_stage_moves_each_vertex_to_its_alpha(tmp_path: Path,
     assert np.ptp(out[:, 2]) > 0.5  # mandelbrot really is a relief
 
 
+def test_vertex_stage_clamps_hostile_alpha_to_the_bounds(tmp_path: Path) -> None:
+    """alpha = +-1000, +-inf and NaN (a program's to choose) move no vertex further than
+    RELIEF.max_displacement, whatever the height scale, and NaN moves none: every displaced
+    vertex stays inside the grid mesh's bounds, which Unity culls by."""
+    g = mesh.grid(registry.RELIEF.resolutions[-1])
+    frame = np.zeros((8, 8, 4), np.float32)
+    hostile = [1000.0, -1000.0, np.inf, -np.inf, np.nan, 0.5, -0.25, 3e38]
+    for row, a in enumerate(hostile):
+        frame[row, :, 3] = a
+    limit = registry.RELIEF.max_displacement
+    half = mesh.BOUNDS_HALF_DEPTH
+    assert half >= limit
+    for scale in (registry.RELIEF.height_scale, 1.0, 500.0):
+        out = run_vertex_stage(tmp_path, KEYWORDS["height"], frame, g, scale)
+        moved = out[:, :3] - g.positions
+        assert np.isfinite(out[:, :3]).all()
+        assert np.abs(moved).max() <= limit + 1e-6
+        assert np.abs(out[:, 2]).max() <= half + 1e-6  # inside the bounds (z: +-half)
+    # small alphas still move by alpha * scale
+    out = run_vertex_stage(tmp_path, KEYWORDS["height"], frame, g, 1.0)
+    alpha = bilinear_alpha(frame, g.uvs)
+    ok = np.isfinite(alpha) & (np.abs(alpha) < 0.9)
+    expected = g.positions + g.normals * alpha[:, None]
+    np.testing.assert_allclose(out[ok, :3], expected[ok], atol=1e-5)
+
+
 def test_flat_vertex_stage_leaves_the_grid_flat(tmp_path: Path,
                                                 golden_frame: np.ndarray) -> None:
     g = mesh.grid(registry.RELIEF.resolutions[-1])

@@ -108,3 +108,16 @@ def test_cli_writes_a_relief_png(tmp_path) -> None:
                                                           "--relief-grid", "100"]):
         r = CliRunner().invoke(command, [str(prog), *bad])
         assert r.exit_code == 2 and "Traceback" not in r.output, (bad, r.output)
+
+
+def test_relief_clamps_hostile_alpha_as_the_screen_does() -> None:
+    """psl run --relief moves no vertex further than the world's screen does."""
+    from psl.registry import RELIEF
+    from psl.vm.relief import grid_positions
+
+    frame = np.zeros((4, 4, 4), np.float32)
+    frame[0, :, 3] = 1000.0
+    frame[1, :, 3] = -np.inf
+    frame[2, :, 3] = np.nan
+    z = grid_positions(frame, 9, 500.0)[:, 2]
+    assert np.isfinite(z).all() and np.abs(z).max() <= RELIEF.max_displacement

@@ -107,6 +107,7 @@ def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> 
         "binops": binop_cases(),
         "unops": unop_cases(),
         "height_scale": registry.RELIEF.height_scale,  # Screen.shader's default relief
+        "max_displacement": registry.RELIEF.max_displacement,  # and its clamp
     }
     assert limits.texture_width * limits.texture_height == limits.slots
     return ctx

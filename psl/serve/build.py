@@ -83,6 +83,7 @@ def relief_settings() -> dict[str, object]:
     return {
         "resolutions": list(RELIEF.resolutions),
         "height_scale": RELIEF.height_scale,
+        "max_displacement": RELIEF.max_displacement,
         "view": asdict(relief.VIEW),
         "light": list(relief.LIGHT_DIR),
         "ambient": relief.AMBIENT,

@@ -87,7 +87,9 @@ def grid_positions(frame: np.ndarray, side: int, height_scale: float) -> np.ndar
     """The displaced grid's vertices [side*side][3], index j*side + i (psl.gen.unity.mesh)."""
     t = np.linspace(0.0, 1.0, side)
     u, v = np.meshgrid(t, t)
-    z = -grid_heights(frame, side) * height_scale
+    # Screen.shader's clamp: at most RELIEF.max_displacement either way (NaN: 0, clean())
+    z = -np.clip(grid_heights(frame, side) * height_scale, -RELIEF.max_displacement,
+                 RELIEF.max_displacement)
     return np.stack([u - 0.5, v - 0.5, z], axis=-1).reshape(-1, 3)
 
 

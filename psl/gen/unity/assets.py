@@ -134,9 +134,17 @@ def _texture_fields(name: str, width: int, height: int, *, color_format: int,
     }
 
 
-def custom_render_texture(name: str, size: int, material_guid: str) -> str:
-    """A realtime, double-buffered RGBA float CRT initialised to zero (SPEC §8: self()),
-    updated through one full-texture zone that swaps the buffers (FULL_TEXTURE_ZONE)."""
+#: CustomRenderTextureUpdateMode as Unity serializes it
+CRT_UPDATE_REALTIME = 1
+CRT_UPDATE_ON_DEMAND = 2
+
+
+def custom_render_texture(name: str, size: int, material_guid: str,
+                          realtime: bool = True) -> str:
+    """A double-buffered RGBA float CRT initialised to zero (SPEC §8: self()), updated
+    through one full-texture zone that swaps the buffers (FULL_TEXTURE_ZONE): every frame
+    (`realtime`), or only on demand (a resolution no screen shows costs no GPU time until a
+    quality button makes it the shown one, ScreenQuality)."""
     body = {
         **_texture_fields(name, size, size, color_format=R32G32B32A32_SFLOAT),
         "m_Material": ref(MATERIAL_ID, material_guid, 2),
@@ -144,7 +152,7 @@ def custom_render_texture(name: str, size: int, material_guid: str) -> str:
         "m_InitMaterial": NULL,
         "m_InitColor": color(0, 0, 0, 0),
         "m_InitTexture": NULL,
-        "m_UpdateMode": 1,  # realtime
+        "m_UpdateMode": CRT_UPDATE_REALTIME if realtime else CRT_UPDATE_ON_DEMAND,
         "m_InitializationMode": 0,  # on load
         "m_UpdateZoneSpace": UPDATE_ZONE_SPACE_NORMALIZED,
         "m_CurrentUpdateZoneSpace": UPDATE_ZONE_SPACE_NORMALIZED,

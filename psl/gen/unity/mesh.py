@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from psl.gen.unity.serialization import NULL, Raw, UnityObject, dump_objects, vec
+from psl.registry import RELIEF
 
 MESH = 43  # Unity class ID
 MESH_ID = 4300000  # main object fileID of a Mesh .asset
@@ -30,9 +31,9 @@ CHANNEL_POSITION, CHANNEL_NORMAL, CHANNEL_UV0 = 0, 1, 4
 STRIDE = 32  # float3 position, float3 normal, float2 uv
 NORMAL = (0.0, 0.0, -1.0)
 #: Half-depth of the bounds: the vertex shader moves vertices along z by alpha times the
-#: height scale, which the mesh cannot know, and Unity culls a renderer by its mesh bounds;
-#: +-1 unit (8 units of alpha at the default 0.125) keeps a relief from being culled early.
-BOUNDS_HALF_DEPTH = 1.0
+#: height scale, clamped to RELIEF.max_displacement (Screen.shader), and Unity culls a
+#: renderer by its mesh bounds: the bounds hold every displaced vertex.
+BOUNDS_HALF_DEPTH = RELIEF.max_displacement
 
 
 @dataclass(frozen=True)

@@ -249,7 +249,8 @@ def build_package(options: PackageOptions | None = None) -> Package:
     screen_mats: dict[int, str] = {}
     for size in CRT_SIZES:
         crt_guids[size] = b.file(f"Runtime/RenderTextures/PSL_CRT_{size}.asset",
-                                 ua.custom_render_texture(f"PSL_CRT_{size}", size, vm_mat),
+                                 ua.custom_render_texture(f"PSL_CRT_{size}", size, vm_mat,
+                                                          realtime=size == DEFAULT_CRT_SIZE),
                                  CRT_ID)
         # the program screens' materials: relief (alpha is the height, as in the original)
         screen_mats[size] = b.file(

@@ -15,6 +15,7 @@ precision highp int;
 in vec2 a_uv;
 uniform highp sampler2D u_frame;
 uniform float u_height_scale;
+uniform float u_max_displacement;  // Screen.shader's clamp (RELIEF.max_displacement)
 uniform vec3 u_eye;
 uniform vec3 u_right;
 uniform vec3 u_up;
@@ -28,7 +29,9 @@ const float FAR = 50.0;
 __SAMPLING__
 void main() {
     // as Screen.shader: the vertex moves along the grid's normal (0, 0, -1) by alpha * scale
-    vec3 p = vec3(a_uv - 0.5, -frameAt(a_uv).a * u_height_scale);
+    float h = frameAt(a_uv).a;
+    float d = isnan(h) ? 0.0 : clamp(h * u_height_scale, -u_max_displacement, u_max_displacement);
+    vec3 p = vec3(a_uv - 0.5, -d);
     vec3 rel = p - u_eye;
     float xc = dot(rel, u_right);
     float yc = dot(rel, u_up);
@@ -224,6 +227,7 @@ export class ReliefView {
     gl.bindTexture(gl.TEXTURE_2D, frame);
     gl.uniform1i(u.u_frame, 0);
     gl.uniform1f(u.u_height_scale, this.heightScale);
+    gl.uniform1f(u.u_max_displacement, this.settings.max_displacement);
     gl.uniform3fv(u.u_eye, cam.eye);
     gl.uniform3fv(u.u_right, cam.right);
     gl.uniform3fv(u.u_up, cam.up);
