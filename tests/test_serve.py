@@ -129,6 +129,46 @@ def test_cross_site_and_foreign_hosts_are_refused() -> None:
     with_client(body, ServeOptions(allowed_hosts=frozenset({"127.0.0.1", "localhost"})))
 
 
+def test_a_wildcard_bind_keeps_the_host_check() -> None:
+    """`psl serve --host 0.0.0.0`: a DNS-rebinding page (its own name now resolving to this
+    machine, so its Host and Origin are its name) is refused; loopback, this machine's names
+    and `--allow-host` names are served."""
+    from psl.serve.hosts import allowed_hosts, machine_names
+
+    allowed = allowed_hosts("0.0.0.0", ["box.example"])
+    assert {"127.0.0.1", "localhost", "[::1]", "box.example"} <= allowed
+    assert machine_names() <= allowed
+    assert "attacker.example" not in allowed
+    assert allowed_hosts("::") == allowed_hosts("0.0.0.0")
+    assert "[fe80::1]" in allowed_hosts("fe80::1")
+
+    async def body(client: TestClient) -> None:
+        rebound = "attacker.example:8765"
+        for path in ("/", "/api/program"):
+            resp = await client.get(path, headers={"Host": rebound,
+                                                   "Origin": f"http://{rebound}"})
+            assert resp.status == 421, path
+        resp = await client.post("/api/save", data=json.dumps({"source": "1",
+                                                               "base_version": ""}),
+                                 headers={"Host": rebound, "Origin": f"http://{rebound}",
+                                          "Content-Type": "application/json"})
+        assert resp.status == 421
+        for ok in ("127.0.0.1:8765", "localhost:8765", "box.example:8765", "[::1]:8765"):
+            resp = await client.get("/", headers={"Host": ok})
+            assert resp.status == 200, ok
+    with_client(body, ServeOptions(allowed_hosts=allowed))
+
+
+def test_an_unknown_charset_is_a_client_error() -> None:
+    async def body(client: TestClient) -> None:
+        for charset in ("x-nonesuch", "utf-99", "\u00e9"):
+            resp = await client.post("/api/compile", data=b'{"source": "1"}',
+                                     headers={"Content-Type":
+                                              f"application/json; charset={charset}"})
+            assert 400 <= resp.status < 500, (charset, resp.status)
+    with_client(body)
+
+
 # ------------------------------------------------------------------ compile
 
 def test_compile_bad_program_reports_positions() -> None:

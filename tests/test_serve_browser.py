@@ -268,3 +268,57 @@ def test_3d_view_shows_the_displaced_surface(page: Any) -> None:
     finally:
         page.evaluate("window.psl.setView3d(false, {shaded: false})")
     assert page.evaluate(CANVAS_SIZE) == [64, 64]
+
+
+def _share_fragment(text: str) -> str:
+    import base64
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(text.encode("utf-8")) + packer.flush()
+    return "#p=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def test_share_links_past_the_world_limit_are_refused(browser: Any, server: Any) -> None:
+    """A small link that inflates to megabytes (a "share bomb") or to one character more
+    than the world holds is refused with a message; the editor keeps the server's program."""
+    from psl.registry import LIMITS
+
+    bomb = _share_fragment(" " * 40_000_000)
+    assert len(bomb) < 100_000
+    over = _share_fragment("x" * (LIMITS.source_chars + 1))
+    for fragment in (bomb, over):
+        p = open_page(browser, server.url + "?test=1" + fragment)
+        try:
+            assert len(p.evaluate("window.psl.source")) <= LIMITS.source_chars
+            assert "not loaded" in p.locator("#share-note").inner_text()
+        finally:
+            p.close()
+    fits = "// " + "x" * (LIMITS.source_chars - 10) + "\n1"
+    p = open_page(browser, server.url + "?test=1" + _share_fragment(fits))
+    try:
+        assert p.evaluate("window.psl.source") == fits
+    finally:
+        p.close()
+
+
+def test_a_new_share_link_asks_before_replacing_edits(browser: Any, server: Any) -> None:
+    p = open_page(browser, server.url + "?test=1")
+    try:
+        p.evaluate("(s) => window.psl.setSource(s)", "float3(1, 0, 0) // my edits")
+        answers: list[str] = []
+
+        def dismiss(dialog: Any) -> None:
+            answers.append(dialog.message)
+            dialog.dismiss()
+
+        p.once("dialog", dismiss)
+        p.evaluate("(h) => { location.hash = h; }", _share_fragment("float3(0, 1, 0)"))
+        p.wait_for_function("document.getElementById('share-note').textContent"
+                            ".includes('keeps your edits')", timeout=10_000)
+        assert answers and p.evaluate("window.psl.source") == "float3(1, 0, 0) // my edits"
+        p.once("dialog", lambda dialog: dialog.accept())
+        p.evaluate("(h) => { location.hash = h; }", _share_fragment("float3(0, 0, 1)"))
+        p.wait_for_function("window.psl.source === 'float3(0, 0, 1)'", timeout=10_000)
+    finally:
+        p.close()

@@ -9,18 +9,19 @@ import click
 
 from psl.cli.common import optimize_option
 
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
-
-
 @click.command("serve")
 @click.argument("file", required=False,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to listen on; anything but loopback exposes FILE to the network")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="also answer requests for this host name (repeatable); the page answers "
+                   "only its own names, so a rebound DNS name cannot reach FILE")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
               help="port to listen on; 0 picks a free one (the URL shows which)")
 @optimize_option
-def command(file: Path | None, host: str, port: int, optimize: int) -> None:
+def command(file: Path | None, host: str, port: int, allow_hosts: tuple[str, ...],
+            optimize: int) -> None:
     """Start a local playground in the browser for FILE (or a default program).
 
     The page compiles as you type and renders with a WebGL2 port of the VM. Edits saved to
@@ -28,19 +29,19 @@ def command(file: Path | None, host: str, port: int, optimize: int) -> None:
     Stop with Ctrl-C.
     """
     try:
-        asyncio.run(_serve(file, host, port, optimize))
+        asyncio.run(_serve(file, host, port, optimize, allow_hosts))
     except KeyboardInterrupt:
         pass
 
 
-async def _serve(file: Path | None, host: str, port: int, optimize: int = 1) -> None:
+async def _serve(file: Path | None, host: str, port: int, optimize: int = 1,
+                 allow_hosts: tuple[str, ...] = ()) -> None:
     from psl.serve import ServeOptions, start_server
+    from psl.serve.hosts import allowed_hosts
 
-    allowed = LOOPBACK_NAMES | {host.lower(), f"[{host.lower()}]"}
-    # Listening on every address: names are unknown, so the Host check is off there.
-    wildcard = host in ("", "0.0.0.0", "::")
+    # every bind keeps a Host allow-list (a wildcard one: this machine's names and addresses)
     options = ServeOptions(program=file.resolve() if file else None,
-                           allowed_hosts=None if wildcard else allowed, optimize=optimize)
+                           allowed_hosts=allowed_hosts(host, allow_hosts), optimize=optimize)
     try:
         server = await start_server(options, host, port)
     except (OSError, UnicodeError) as exc:  # UnicodeError: a host name IDNA cannot encode

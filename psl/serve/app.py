@@ -106,6 +106,10 @@ def _hostname(host: str) -> str:
 async def _json_body(request: web.Request) -> dict[str, object]:
     try:
         body = await request.json()
+    except LookupError:  # a charset Python does not know (the request's to choose)
+        raise web.HTTPUnsupportedMediaType(
+            text=json.dumps({"error": f"unsupported charset {request.charset!r}"}),
+            content_type="application/json") from None
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, too deep
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise web.HTTPBadRequest(text=json.dumps({"error": f"invalid JSON: {why}"}),

@@ -25,6 +25,7 @@ const state = {
   file: null,          // the program file's name, or null (default program, no saving)
   version: null,       // the file version the editor's text was based on
   diskText: null,      // the text of that version
+  loadedText: null,    // the text last loaded or saved: the editor is edited when it differs
   compileSeq: 0,       // newest compile request; older replies are dropped
   goodSeq: 0,          // the request whose program is running
   diagnostics: [],
@@ -43,6 +44,12 @@ const state = {
 // `renderer` is the one drawing: the VM's, or the native one (psl export's GLSL for the
 // current program, made anew when that text changes).
 let editor, renderer, vmRenderer, nativeRenderer, controls, vertexSource, relief;
+
+// A share link's outcome stays on screen until dismissed (the status line is the compiler's)
+function shareNote(text) {
+  $("share-note-message").textContent = text;
+  $("share-note").hidden = false;
+}
 
 function status(text, kind = "") {
   const el = $("status");
@@ -393,6 +400,7 @@ async function save(overwrite = false) {
   if (reply.ok) {
     state.version = reply.body.version;
     state.diskText = source;
+    state.loadedText = source;
     $("conflict").hidden = true;
     status(`saved ${state.file}`, "ok");
   } else if (reply.status === 409) {
@@ -407,6 +415,7 @@ async function save(overwrite = false) {
 function loadDisk(source, version) {
   state.version = version;
   state.diskText = source;
+  state.loadedText = source;
   if (getText(editor) !== source) setText(editor, source);
   $("conflict").hidden = true;
   updateSaveButton();
@@ -507,6 +516,7 @@ function wireControls() {
   $("save").onclick = () => save(false);
   $("share").onclick = share;
   $("share-close").onclick = () => { $("share-box").hidden = true; };
+  $("share-note-close").onclick = () => { $("share-note").hidden = true; };
   $("screenshot").onclick = screenshot;
   $("record").onclick = startRecording;
   $("conflict-overwrite").onclick = () => save(true);
@@ -525,8 +535,23 @@ function wireControls() {
     if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(false); }
   });
   window.addEventListener("hashchange", async () => {
-    const shared = await sharedProgram().catch(() => null);
-    if (shared !== null) setText(editor, shared);
+    let shared;
+    try {
+      shared = await sharedProgram(location.hash, state.vrchat.source_limit);
+    } catch (err) {
+      shareNote(`this share link is not loaded: ${err.message}`);
+      return;
+    }
+    if (shared === null || shared === getText(editor)) return;
+    // a new link never replaces edits without asking
+    if (getText(editor) !== state.loadedText
+        && !window.confirm("Replace the program in the editor with the shared one? " +
+                           "Your edits are not saved.")) {
+      shareNote("the shared program was not loaded: the editor keeps your edits");
+      return;
+    }
+    setText(editor, shared);
+    state.loadedText = shared;
   });
   window.addEventListener("beforeunload", (e) => { if (dirty()) e.preventDefault(); });
 }
@@ -541,15 +566,18 @@ async function start() {
   state.version = program.body.version;
   state.diskText = program.body.source;
   let text = program.body.source;
+  let shareError = null;
   try {
-    const shared = await sharedProgram();
+    const shared = await sharedProgram(location.hash, state.vrchat.source_limit);
     if (shared !== null) text = shared;
   } catch (err) {
-    status(`this share link is damaged: ${err.message}`, "error");
+    shareError = `this share link is not loaded: ${err.message}`;
   }
+  state.loadedText = text;
   editor = createEditor($("editor"), lang.body, text,
                         { onChange: scheduleCompile, onSave: () => save(false) });
   updateSaveButton();
+  if (shareError !== null) shareNote(shareError);
 
   const canvas = $("screen");
   canvas.width = canvas.height = state.size;

@@ -29,10 +29,40 @@ export async function shareUrl(source, base = location.href) {
   return url.toString() + PREFIX + toBase64Url(packed);
 }
 
-/** The program of a share link's fragment, or null; throws on a damaged link. */
-export async function sharedProgram(hash = location.hash) {
+/** Inflates at most `maxBytes` bytes: a small link may expand to gigabytes (a "zip bomb"),
+ *  so the stream is read piece by piece and dropped as soon as it passes the bound. */
+async function inflateBounded(bytes, maxBytes) {
+  const reader = new Blob([bytes]).stream()
+    .pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const parts = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
+}
+
+/** The program of a share link's fragment, or null; throws on a damaged link and on one
+ *  whose program is longer than the world's text limit (`maxChars`, UTF-16 units). */
+export async function sharedProgram(hash = location.hash, maxChars = 16000) {
   if (!hash.startsWith(PREFIX)) return null;
-  const bytes = await pipe(fromBase64Url(hash.slice(PREFIX.length)),
-                           new DecompressionStream("deflate-raw"));
-  return new TextDecoder().decode(bytes);
+  const packed = hash.slice(PREFIX.length);
+  // deflate never shrinks text below about a thousandth; base64 adds a third
+  const tooLong = () => new Error(`its program is longer than the world's ${maxChars} characters`);
+  if (packed.length > maxChars * 4 + 64) throw tooLong();
+  const bytes = await inflateBounded(fromBase64Url(packed), maxChars * 3);  // UTF-8: <= 3 a unit
+  if (bytes === null) throw tooLong();
+  const text = new TextDecoder().decode(bytes);
+  if (text.length > maxChars) throw tooLong();
+  return text;
 }
