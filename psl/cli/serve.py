@@ -9,6 +9,7 @@ import click
 
 from psl.cli.common import optimize_option
 
+
 @click.command("serve")
 @click.argument("file", required=False,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
