@@ -64,13 +64,39 @@ def run_batch(job: tuple[str, int, int]) -> dict:
     return out
 
 
+def write_limit_programs(out: Path, count: int = 10) -> None:
+    """The `limit` programs of results/udon-cost-limits.md: near the instruction limit or at
+    the stack or register limit, as NAME_K.psl."""
+    from psl.compiler import compile_source
+
+    out.mkdir(parents=True, exist_ok=True)
+    k = 0
+    for _kind, shape in shapegen.generate_many(40, start=30_000, kinds=["limit"]):
+        result = compile_source(shape.text)
+        if not result.ok or result.program is None:
+            continue
+        deep = {"stack_limit", "register_limit"} & set(shape.tags)
+        if len(result.program.instructions) < 10_000 and not deep:
+            continue
+        (out / f"{shape.tags[0]}_{k}.psl").write_text(shape.text, encoding="utf-8")
+        k += 1
+        if k >= count:
+            break
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=20_000)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--host", type=Path, help="a Host.exe to test instead of the templates'")
+    ap.add_argument("--write-limit-programs", type=Path, metavar="DIR",
+                    help="write the first 10 large or deep `limit` programs from seed 30000 "
+                         "to DIR (for udon_cost: results/udon-cost-limits.md) and stop")
     args = ap.parse_args()
+    if args.write_limit_programs:
+        write_limit_programs(args.write_limit_programs)
+        return
     with tempfile.TemporaryDirectory(prefix="psl-shapes-") as tmp:
         host = args.host or csbuild.build(Path(tmp) / "host")
         jobs = [(str(host), s, min(BATCH, args.start + args.count - s))
