@@ -8,13 +8,41 @@ cd "$(dirname "$0")/.."
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 apt_updated=""
+apt_get="${PSL_APT_GET:-apt-get}"  # (the tests put a stand-in here)
+# apt-get, waiting while another apt or dpkg holds the package manager's lock (at most
+# PSL_APT_WAIT seconds, 600 by default), then failing with one clear line.
+apt_run() {
+    local deadline=$((SECONDS + ${PSL_APT_WAIT:-600})) out status
+    while true; do
+        status=0
+        out=$(DEBIAN_FRONTEND=noninteractive $sudo "$apt_get" -o DPkg::Lock::Timeout=30 "$@" 2>&1) \
+            || status=$?
+        if [ "$status" -eq 0 ]; then
+            [ -n "$out" ] && printf '%s\n' "$out"
+            return 0
+        fi
+        if grep -qiE 'could not get lock|unable to (acquire|lock)|is another process using it' \
+                <<<"$out" && [ "$SECONDS" -lt "$deadline" ]; then
+            echo "tests/run.sh: waiting for the package manager's lock (another apt or dpkg is running)"
+            sleep "${PSL_APT_RETRY:-10}"
+            continue
+        fi
+        printf '%s\n' "$out" >&2
+        if grep -qiE 'could not get lock|unable to (acquire|lock)' <<<"$out"; then
+            echo "tests/run.sh: the package manager stayed locked for ${PSL_APT_WAIT:-600} s; install $* by hand or run again later" >&2
+        else
+            echo "tests/run.sh: apt-get $* failed (exit $status)" >&2
+        fi
+        return "$status"
+    done
+}
 apt_install() {
     echo "installing $* (Debian packages)"
     if [ -z "$apt_updated" ]; then
-        $sudo apt-get update -qq
+        apt_run update -qq
         apt_updated=1
     fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
+    apt_run install -y -qq --no-install-recommends "$@"
 }
 
 missing=()
