@@ -316,6 +316,28 @@ def test_every_number_option_of_run(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "limit" in result.output
 
 
+def test_run_refuses_a_frame_past_its_memory_cap_before_allocating(tmp_path: Path) -> None:
+    """8192x8192 would need about 5 GB: refused at once with the cap and the largest size
+    that fits (no MemoryError, no swapping machine); that largest size is accepted."""
+    import resource
+    import time
+
+    from psl.vm.images import MAX_RUN_BYTES, RUN_BYTES_PER_PIXEL, check_frame_size
+
+    src = tmp_path / "a.psl"
+    src.write_text(OK)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    for size in ("8192x8192", "8192x4096", "6000x6000"):
+        result = cli(["run", str(src), "-o", str(tmp_path / "o.png"), "--size", size])
+        assert result.exit_code == 2, (size, result.output)
+        assert "GB of memory" in result.output and "up to about" in result.output
+    assert time.perf_counter() - t0 < 5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KB
+    side = int((MAX_RUN_BYTES / RUN_BYTES_PER_PIXEL) ** 0.5)
+    check_frame_size(side, side)  # the largest square the message names fits
+
+
 def _bomb(path: Path) -> None:
     from PIL import Image
     Image.new("1", (20000, 20000)).save(path)  # a few KB that decode to 400 M pixels

@@ -18,6 +18,7 @@ from psl.userfiles import same_file, write_bytes
 from psl.vm.images import (
     OUTPUT_SUFFIXES,
     ImageError,
+    check_frame_size,
     check_gif_size,
     frame_bytes,
     gif_bytes,
@@ -41,6 +42,10 @@ def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, 
         raise click.BadParameter(f"'{value}' is not WIDTHxHEIGHT (e.g. 256x256)") from None
     if not (1 <= width <= 8192 and 1 <= height <= 8192):
         raise click.BadParameter(f"'{value}': width and height must be 1 to 8192")
+    try:
+        check_frame_size(width, height)
+    except ImageError as exc:
+        raise click.BadParameter(f"'{value}': {exc}") from None
     return width, height
 
 

@@ -111,6 +111,25 @@ def gif_bytes(pictures: list[np.ndarray], fps: float) -> bytes:
     return buf.getvalue()
 
 
+#: What `psl run` holds per pixel of a frame at its peak: colours, counters, the uv grid and
+#: the picture written (bench/results/run-memory.md: 2048x2048 peaks at 416 MB, about 72
+#: bytes a pixel over a 132 MB base), and the most one frame may hold: sizes past it are
+#: refused before anything is allocated (8192x8192 would need about 5 GB).
+RUN_BYTES_PER_PIXEL = 80
+MAX_RUN_BYTES = 2 << 30
+
+
+def check_frame_size(width: int, height: int) -> None:
+    """Refuse a frame whose memory would pass MAX_RUN_BYTES (a clear limit, no MemoryError
+    or swapping machine)."""
+    need = width * height * RUN_BYTES_PER_PIXEL
+    if need > MAX_RUN_BYTES:
+        side = int((MAX_RUN_BYTES / RUN_BYTES_PER_PIXEL) ** 0.5)
+        raise ImageError(
+            f"a {width}x{height} frame would need about {need / 2**30:.1f} GB of memory; the "
+            f"limit is {MAX_RUN_BYTES >> 30} GB (up to about {side}x{side})")
+
+
 def check_gif_size(width: int, height: int, frames: int) -> None:
     """Refuse a GIF whose frames would not fit in MAX_GIF_BYTES (clear limit, no MemoryError)."""
     need = width * height * 3 * frames
