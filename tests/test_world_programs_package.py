@@ -240,3 +240,66 @@ def test_setup_code_fills_the_gallery_urls_from_the_text_asset(package: pkg.Pack
         [(e.title, e.url) for e in GALLERY]
     problems = [x[1] for x in lines if x[0] == "problem"]
     assert len(problems) == 1 and "expected 'title | url'" in problems[0]
+
+
+#: lines where splitting, trimming and control characters could part the two parsers
+PARITY_LINES = [
+    "Plain | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Lone CR\r | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Title | https://gist.githubusercontent.com/a/\rb/raw/p.psl",
+    "Sep\u2028arated | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Para | https://gist.githubusercontent.com/a/b/raw/\u2029p.psl",
+    "Next line\u0085 | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Bell\x07 | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Del | https://gist.githubusercontent.com/a/b/raw/p\x7f.psl",
+    "Esc\x1b[31m | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "\tTabbed\t|\thttps://gist.githubusercontent.com/a/b/raw/p.psl\t",
+    "In\ttitle | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "\u00a0Nbsp\u00a0 | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "\u3000Ideographic | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Unit\x1fsep | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "File\x1c | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Vertical\x0b | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "Form\x0c | https://gist.githubusercontent.com/a/b/raw/p.psl",
+    "No bar at all",
+]
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None or shutil.which("mono") is None,
+                    reason="mono / mcs not installed")
+def test_gallery_parsers_agree_line_for_line(package: pkg.Package, tmp_path: Path) -> None:
+    """psl-gen's gallery reader and the setup menu's split lines the same way (LF, CRLF),
+    trim the same characters and refuse the same control characters in titles and URLs:
+    for each line, both take the same entry or both refuse line 2."""
+    script = tmp_path / "ShaderceptionSetup.cs"
+    script.write_bytes(package.files["Editor/ShaderceptionSetup.cs"])
+    (tmp_path / "SetupTest.cs").write_text(SETUP_TEST, encoding="utf-8")
+    stubs = Path(__file__).parent / "package_support" / "EditorStubs.cs"
+    exe = tmp_path / "setup.exe"
+    proc = subprocess.run(["mcs", "-nologo", f"-out:{exe}", str(stubs), str(script),
+                           str(tmp_path / "SetupTest.cs")], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    first = "First | https://gist.githubusercontent.com/a/b/raw/first.psl"
+    for k, line in enumerate(PARITY_LINES):
+        for end in ("\n", "\r\n"):
+            text = first + end + line + end
+            try:
+                ours = [(e.title, e.url) for e in wp.parse_gallery(text, "g")]
+                refused = False
+            except wp.GalleryError as exc:
+                ours, refused = None, True
+                assert str(exc).startswith("g:2:"), (line, str(exc))
+            asset = tmp_path / f"g{k}.txt"
+            asset.write_bytes(text.encode("utf-8"))
+            run = subprocess.run(["mono", str(exe), str(asset)], capture_output=True,
+                                 timeout=120)
+            assert run.returncode == 0, run.stderr
+            rows = [r.split("\t") for r in run.stdout.decode("utf-8").split("\n") if r]
+            entries = [(r[1], r[2]) for r in rows if r[0] == "entry"]
+            problems = [r[1] for r in rows if r[0] == "problem"]
+            if refused:
+                assert len(problems) == 1 and problems[0].startswith("Gallery line 2:"), \
+                    (line, problems)
+            else:
+                assert problems == [] and entries == ours, (line, entries, ours)

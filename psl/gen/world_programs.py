@@ -74,6 +74,17 @@ class GalleryEntry:
     url: str
 
 
+#: What a gallery line and its parts are trimmed of (the setup menu trims the same two)
+GALLERY_BLANKS = " \t"
+
+
+def is_gallery_control(c: str) -> bool:
+    """A character no gallery title or URL may hold: C0 and C1 controls, DEL, and the line
+    and paragraph separators (the setup menu tests the same ranges)."""
+    o = ord(c)
+    return o < 0x20 or 0x7F <= o <= 0x9F or o in (0x2028, 0x2029)
+
+
 class GalleryError(ValueError):
     """A gallery file line that is not `title | url`: the message names file and line."""
 
@@ -82,15 +93,22 @@ def parse_gallery(text: str, name: str = "gallery") -> list[GalleryEntry]:
     """`title | url` per line; blank lines and lines starting with `#` are skipped. The
     setup menu's C# reads the same format (templates/unity/ShaderceptionSetup.cs.j2)."""
     entries: list[GalleryEntry] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+    # lines end at LF (CRLF read as LF), as the setup menu splits them; space and tab are
+    # trimmed; any other control character (a lone CR, U+2028, ...) is refused
+    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        line = raw.strip(GALLERY_BLANKS)
         if not line or line.startswith("#"):
             continue
         title, bar, url = line.partition("|")
-        title, url = title.strip(), url.strip()
+        title, url = title.strip(GALLERY_BLANKS), url.strip(GALLERY_BLANKS)
         where = f"{name}:{number}"
         if not bar or not title or not url:
             raise GalleryError(f"{where}: expected 'title | url', got {line!r}")
+        for what, value in (("title", title), ("URL", url)):
+            bad = next((c for c in value if is_gallery_control(c)), None)
+            if bad is not None:
+                raise GalleryError(f"{where}: the {what} holds a control character "
+                                   f"(U+{ord(bad):04X})")
         if not url.startswith(("https://", "http://")):
             raise GalleryError(f"{where}: the URL must start with https:// (got {url!r})")
         if len(entries) == GALLERY_MAX:
