@@ -404,3 +404,25 @@ def test_inlay_hints_are_asked_again_after_an_analysis() -> None:
             methods.append(client.notifications.get(timeout=client.timeout).get("method"))
     finally:
         assert client.shutdown() == 0
+
+
+def test_a_bom_is_accepted_as_the_cli_accepts_it(tmp_path: Path) -> None:
+    """A file that starts with a UTF-8 BOM: the CLI reads it without the BOM and compiles
+    it; the server compiles the same program, and its diagnostics point at the same
+    characters of the document (which holds the BOM)."""
+    from psl.cli.common import read_source
+    from psl.lsp.document import analyse
+    from psl.lsp.text import BOM
+
+    ok = "x = uv().x;\nfloat3(x, 0, 1)\n"
+    bad = "x = (1;\n"
+    assert analyse("file:///a.psl", BOM + ok).result.ok
+    assert analyse("file:///a.psl", BOM + ok).result.diagnostics == \
+        analyse("file:///a.psl", ok).result.diagnostics
+    doc = analyse("file:///b.psl", BOM + bad)
+    (err,) = [d for d in doc.result.diagnostics if d.code.startswith("E")]
+    rng = doc.index.span_range(err.span)
+    assert doc.text[doc.index.offset(rng.start)] == ";"  # E005 at the ';' after the BOM
+    probe = tmp_path / "bom.psl"
+    probe.write_bytes((BOM + ok).encode("utf-8"))
+    assert read_source(str(probe)) == ok  # what the CLI compiles

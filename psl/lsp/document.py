@@ -13,7 +13,7 @@ from psl.compiler import CompileResult, compile_source
 from psl.diagnostics import Span
 from psl.fmt.tokens import Token, scan
 from psl.lsp.symbols import Symbols, build
-from psl.lsp.text import LineIndex
+from psl.lsp.text import BOM, LineIndex
 from psl.registry import LIMITS
 
 
@@ -84,9 +84,14 @@ def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf1
     while the full analysis runs: psl/lsp/analysis.py). `optimize`: the level the program is
     compiled at (SPEC §10); diagnostics and widths are the same at both (they come from the
     -O0 code)."""
-    tokens = scan(text, lenient=True)[0] if len(text) <= MAX_SCANNED else []
+    # a leading BOM is the file's, not the program's (psl's CLI drops it): the program
+    # compiled is what follows it, and the tokens are scanned with it read as a space (same
+    # offsets); LineIndex counts psl's first line from after it
+    program = text[1:] if text.startswith(BOM) else text
+    scanned = " " + program if program is not text else text
+    tokens = scan(scanned, lenient=True)[0] if len(text) <= MAX_SCANNED else []
     return Document(uri, text, LineIndex(text, encoding), tokens,
-                    compile_source(text, lint=lint, optimize=optimize))
+                    compile_source(program, lint=lint, optimize=optimize))
 
 
 def token_at(doc: Document, offset: int) -> Token | None:

@@ -38,6 +38,11 @@ def _chars_for_units(text: str, count: int, encoding: str) -> int:
     return len(text)
 
 
+#: A UTF-8 byte-order mark: the CLI reads files without it, so the server compiles what
+#: follows it (psl.lsp.document.analyse) and counts psl's first line from after it.
+BOM = "\ufeff"
+
+
 @dataclass
 class LineIndex:
     text: str
@@ -48,6 +53,8 @@ class LineIndex:
     def __post_init__(self) -> None:
         self.lsp_starts = [0, *(m.end() for m in _LSP_BREAK.finditer(self.text))]
         self.psl_starts = [0, *(m.end() for m in re.finditer("\n", self.text))]
+        if self.text.startswith(BOM):
+            self.psl_starts[0] = 1  # psl reads the program after the BOM (as the CLI does)
 
     # ----------------------------------------------------------- LSP <-> offset
     def _line_end(self, line: int) -> int:
