@@ -98,6 +98,16 @@ def _hlsl_types() -> set[str]:
     return out
 
 
+#: Every keyword, reserved word, type and built-in function of GLSL ES 3.00 and HLSL (Unity's
+#: included) in the lists above: a name the program gives a variable or a function is
+#: renamed in every export when it is one of these (psl.export.readable).
+LANGUAGE_WORDS: frozenset[str] = frozenset(_GLSL_WORDS.split()) | frozenset(
+    _HLSL_WORDS.split()) | frozenset(_hlsl_types())
+#: Prefixes a language or a generated file keeps for itself: GLSL ES (`gl_`), HLSL system
+#: values (`SV_`), Unity (`unity_`, `_`), AudioLink, psl's own helpers and uniforms.
+RESERVED_PREFIXES: tuple[str, ...] = ("gl_", "psl_", "u_", "_", "SV_", "sv_", "unity_",
+                                      "AudioLink", "audiolink_")
+
 #: target -> (templates whose identifiers it keeps, reserved prefixes)
 _TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "glsl": (("export/program.glsl.j2", "export/_exact.glsl.j2", "glsl/_*.glsl.j2"),

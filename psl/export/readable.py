@@ -38,6 +38,7 @@ from psl.export.ir import (
     Ref,
     Unary,
 )
+from psl.export.names import LANGUAGE_WORDS, RESERVED_PREFIXES
 from psl.export.text import LANE, Language, Options, Writer, write_body
 from psl.syntax import ast
 
@@ -66,6 +67,10 @@ greaterThanEqual notEqual isnan isinf main mainImage uv fragColor fragCoord tex2
 texelFetch asfloat asuint floatBitsToUint uintBitsToFloat iTime iTimeDelta iResolution
 iChannel0 iChannel1 iChannel2 iChannel3 gl_FragCoord
 """.split())
+
+
+_SHADERLAB_BLOCKS = re.compile("CGPROGRAM|ENDCG|CGINCLUDE|HLSLPROGRAM|ENDHLSL|HLSLINCLUDE",
+                               re.IGNORECASE)
 
 
 class _NoCall(Exception):
@@ -298,11 +303,14 @@ class Readable(Writer):
         return n
 
     def _fresh(self, want: str) -> str:
-        name = re.sub(r"\W", "_", want)
-        if not name or name[0].isdigit():
-            name = f"v_{name}"
-        if name in RESERVED or name.startswith(("psl_", "gl_", "u_", "_")):
-            name = f"{name}_"
+        # GLSL reserves every name with two underscores in a row
+        name = re.sub(r"_{2,}", "_", re.sub(r"\W", "_", want))
+        if not name or name[0].isdigit() or name.startswith(RESERVED_PREFIXES):
+            name = "v_" + name.lstrip("_")  # (gl_x -> v_gl_x: no suffix makes gl_x legal)
+        if name in RESERVED or name in LANGUAGE_WORDS:
+            name = f"{name}v" if name.endswith("_") else f"{name}_"
+        # ShaderLab ends a CGPROGRAM block at the text ENDCG, wherever it stands
+        name = _SHADERLAB_BLOCKS.sub(lambda m: f"{m.group(0)[:3]}x{m.group(0)[3:]}", name)
         base, k = name, 2
         while name in self.taken:
             name = f"{base}{k}"
