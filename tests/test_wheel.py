@@ -31,7 +31,7 @@ def installed(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                     "-q", "-w", str(work), str(ROOT)], check=True)
-    [wheel] = work.glob("psl-*.whl")
+    [wheel] = work.glob("shaderception_psl-*.whl")
     env_dir = work / "venv"
     # A bare venv (no pip, no system site-packages: Debian's python and a venv both work);
     # the running interpreter's pip installs the wheel into it, and a .pth file lends it the
@@ -65,9 +65,47 @@ def test_wheel_contains_templates(installed):
     assert not missing, f"templates missing from the wheel: {missing}"
 
 
+def test_distribution_name_and_the_optimizer_halves(installed, tmp_path):
+    """The wheel installs as shaderception-psl (the index's "psl" is another project) and
+    carries the optimizer's C# halves beside their modules (psl/optimize/*.cs.j2): the
+    installed psl-gen renders the in-world compiler."""
+    py = installed / "bin" / "python"
+    name = subprocess.run([str(py), "-c", "import importlib.metadata as m, psl;"
+                           "print(m.distribution('shaderception-psl').metadata['Name'])"],
+                          check=True, capture_output=True, text=True, cwd=installed)
+    assert name.stdout.strip() == "shaderception-psl"
+    gen = installed / "bin" / "psl-gen"
+    subprocess.run([str(gen), "udonsharp", "--out", str(tmp_path)], check=True,
+                   capture_output=True, cwd=installed)
+    assert "private bool PutIns(" in (tmp_path / "Compiler.cs").read_text()
+
+
 def test_console_scripts(installed):
     gen = installed / "bin" / "psl-gen"
     assert subprocess.run([str(gen), "--help"], capture_output=True, cwd=installed).returncode == 0
     cli = installed / "bin" / "psl"
     out = subprocess.run([str(cli), "--version"], capture_output=True, text=True, cwd=installed)
     assert out.returncode == 0 and psl.__version__ in out.stdout
+
+
+def test_install_hints_never_name_the_other_psl():
+    """Every install hint (README, docs, the editors, `psl lsp`'s message) installs this
+    project: from the checkout (`pip install .`, `'.[extra]'`) or by its distribution name,
+    never `pip install psl` (the Public Suffix List on the public index)."""
+    import re
+
+    name = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert name is not None and name.group(1) == "shaderception-psl"
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+             *sorted((ROOT / "editors" / "vscode").glob("*.*")),
+             *sorted((ROOT / "psl").rglob("*.py"))]
+    hints = []
+    for path in files:
+        if path.suffix not in (".md", ".py", ".js", ".json"):
+            continue
+        for m in re.finditer(r"pip install ([^\n`]*)", path.read_text(encoding="utf-8")):
+            hints.append((path.name, m.group(1)))
+    assert any(name == "README.md" for name, _ in hints)
+    for name, hint in hints:
+        target = hint.split()[-1].strip("'\"),;") if hint.split() else ""
+        assert not re.fullmatch(r"psl(\[[\w,]+\])?", target), (name, hint)

@@ -29,7 +29,7 @@ async function start(context) {
   } catch (err) {
     vscode.window.showErrorMessage(
       `PSL: could not start the language server (${err.message || err}). ` +
-        "Install it with `pip install 'psl[lsp]'` or set `psl.pythonPath`.");
+        "Install it from the psl checkout with `pip install '.[lsp]'` or set `psl.pythonPath`.");
   }
 }
 

@@ -16,13 +16,15 @@ from psl.cli.common import optimize_option
               help="Append the server's log to this file (stderr by default).")
 @optimize_option
 def command(stdio: bool, log_file: str | None, optimize: int) -> None:
-    """Run the PSL language server over stdio (needs the `lsp` extra: pip install psl[lsp])."""
+    """Run the PSL language server over stdio (needs the `lsp` extra: in the psl checkout,
+    pip install '.[lsp]'; the distribution is shaderception-psl)."""
     try:
         from psl.lsp.server import main
     except ImportError as exc:
         raise click.ClickException(
             f"the language server needs pygls and lsprotocol ({exc}); "
-            "install them with: pip install 'psl[lsp]'") from None
+            "install them from the psl checkout with: pip install '.[lsp]' (the "
+            "distribution is shaderception-psl; 'psl' on PyPI is another project)") from None
     logging.basicConfig(filename=log_file, level=logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s: %(message)s")
     main(optimize)
