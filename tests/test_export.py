@@ -331,3 +331,41 @@ def test_exact_path_only_where_needed():
     assert "psl_program_exact" in build_text(compile_source("sqrt(uv().x - 0.5)"), "glsl",
                                              Options(exact=True))
     assert "psl_program_exact" not in build_text(compile_source("sqrt(uv().x - 0.5)"), "glsl")
+
+
+@pytest.mark.parametrize("target", ["unity", "hlsl", "glsl", "shadertoy"])
+def test_export_header_is_for_the_people_who_use_it(tmp_path, target):
+    """The file starts with where it came from (a file name, never a path), the psl
+    version and the command that makes it again; nothing says "do not edit"."""
+    from click.testing import CliRunner
+
+    from psl import __version__
+    from psl.cli import main
+
+    deep = tmp_path / "very" / "private" / "folder"
+    deep.mkdir(parents=True)
+    src = deep / "spiral.psl"
+    src.write_text((CORPUS / "scene_spiral.psl").read_text())
+    out = tmp_path / "out.txt"
+    result = CliRunner().invoke(main, ["export", "--target", target, str(src), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    head = "\n".join(text.splitlines()[:4])
+    assert "spiral.psl" in head and __version__ in head
+    assert f"psl export --target {target} spiral.psl" in head
+    assert str(tmp_path) not in text and "private" not in text
+    assert "Do not edit" not in text and "GENERATED" not in text
+
+
+def test_psl_gen_help_names_every_file_it_writes():
+    from click.testing import CliRunner
+
+    from psl.cli.gen import main as gen
+    from psl.gen import docs, glsl, hlsl, udonsharp, vscode
+
+    for name, target in (("udonsharp", udonsharp.TARGET), ("hlsl", hlsl.TARGET),
+                         ("glsl", glsl.TARGET), ("vscode", vscode.TARGET),
+                         ("docs", docs.TARGET)):
+        text = " ".join(CliRunner().invoke(gen, [name, "--help"]).output.split())
+        missing = [f for f in target.outputs if f not in text]
+        assert not missing, (name, missing)

@@ -15,6 +15,15 @@ from psl.gen.unity import package as pkg
 OUT_DIR = click.Path(file_okay=False, path_type=Path)
 
 
+def _writes(name: str) -> str:
+    """The files the generator psl.gen.<name> writes, for its --out help (from its TARGET,
+    so the help never names fewer files than it writes)."""
+    import importlib
+
+    outputs = importlib.import_module(f"psl.gen.{name}").TARGET.outputs
+    return ", ".join(sorted(outputs))
+
+
 def _write(target: Target, out: Path, **options: object) -> None:
     for path in target.write(out, **options):
         click.echo(f"wrote {path}")
@@ -28,8 +37,7 @@ def main() -> None:
 
 @main.command("udonsharp")
 @click.option("--out", required=True, type=OUT_DIR,
-              help="Directory to write the UdonSharp behaviours (Compiler.cs, SyncCode.cs, "
-                   "ExampleButton.cs, ProgramLoader.cs, ProgramSaves.cs) into.")
+              help=f"Directory to write the UdonSharp behaviours into: {_writes('udonsharp')}.")
 def udonsharp(out: Path) -> None:
     """Generate the in-world UdonSharp compiler (Compiler.cs) and its helper behaviours."""
     from psl.gen.udonsharp import TARGET
@@ -39,7 +47,7 @@ def udonsharp(out: Path) -> None:
 
 @main.command("hlsl")
 @click.option("--out", required=True, type=OUT_DIR,
-              help="Directory to write VM.cginc, VM.shader and Screen.shader into.")
+              help=f"Directory to write {_writes('hlsl')} into.")
 @click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
               type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
 @click.option("--audiolink", is_flag=True,
@@ -53,7 +61,7 @@ def hlsl(out: Path, max_jumps: int, audiolink: bool) -> None:
 
 @main.command("glsl")
 @click.option("--out", required=True, type=OUT_DIR,
-              help="Directory to write vm.frag and vm.vert into.")
+              help=f"Directory to write {_writes('glsl')} into.")
 @click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
               type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
 def glsl(out: Path, max_jumps: int) -> None:
@@ -65,7 +73,7 @@ def glsl(out: Path, max_jumps: int) -> None:
 
 @main.command("vscode")
 @click.option("--out", default="editors/vscode", show_default=True, type=OUT_DIR,
-              help="The extension's folder: writes its grammar and language configuration.")
+              help=f"The extension's folder: writes {_writes('vscode')}.")
 def vscode(out: Path) -> None:
     """Generate the VS Code extension's grammar and language configuration."""
     from psl.gen.vscode import TARGET
@@ -75,7 +83,7 @@ def vscode(out: Path) -> None:
 
 @main.command("docs")
 @click.option("--out", default="docs", show_default=True, type=OUT_DIR,
-              help="Folder to write the generated docs into.")
+              help=f"Folder to write the generated docs into: {_writes('docs')}.")
 def docs(out: Path) -> None:
     """Generate the docs made from the registry (builtins, diagnostics, spec, editor grammar)."""
     from psl.gen.docs import TARGET

@@ -43,6 +43,9 @@ def build_text(result: CompileResult, target: str, options: Options | None = Non
         why = check_name(options.name, target)
         if why is not None:
             raise ValueError(f"--name: {why}")
+    # a file name, never a path: the export names the program, not the machine it came from
+    if not source_name.startswith("<"):
+        source_name = source_name.replace("\\", "/").rsplit("/", 1)[-1] or source_name
     source_name = comment_text(source_name)
     program = build(result)
     if target == "hlsl":

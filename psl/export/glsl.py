@@ -17,6 +17,7 @@ import numpy as np
 
 from psl import registry
 from psl.export.ir import Call, Program
+from psl.export.names import export_header
 from psl.export.text import Language, Options, has_exact_path
 from psl.gen.env import render
 from psl.gen.glsl import context
@@ -186,7 +187,8 @@ def export(program: Program, options: Options, source: str = "<program>",
     includes = helpers(program, exact)
     # without the exact path only the helpers the code calls are written
     chosen = [] if exact else used_helpers(includes, "\n".join([*functions, *body]))
-    return render(template, source=source, name=options.name,
+    return render(template, header=export_header(source, "shadertoy" if shadertoy else "glsl"),
+                  source=source, name=options.name,
                   body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,
                   audiolink=program.uses_audiolink or exact,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from psl import registry
 from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
+from psl.export.names import export_header
 from psl.export.text import Language, Options
 from psl.gen.env import render
 from psl.gen.hlsl import EXTENSION_DEFINES, builtin_cases, context
@@ -102,11 +103,14 @@ def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
     return structured_or_dispatch(HlslReadable, Hlsl, program, options, glsl=False)
 
 
-def export(program: Program, options: Options, source: str = "<program>") -> str:
+def export(program: Program, options: Options, source: str = "<program>",
+           header: str | None = None) -> str:
+    """The HLSL file; `header` replaces its export header (the Unity shader writes its own)."""
     n = notes(program, options)
     exact, helpers = exact_parts(Hlsl(), program, options)
     body, functions = function(program, options)
-    return render(TEMPLATE, source=source, name=options.name,
+    return render(TEMPLATE, header=export_header(source, "hlsl") if header is None else header,
+                  source=source, name=options.name,
                   body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   self_note=n.self_note, exact=exact, exact_name=options.exact_name(),
                   exact_helpers=helpers,

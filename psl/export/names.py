@@ -163,6 +163,23 @@ def _printable(text: str) -> str:
     return comment_text(text[:40])
 
 
+#: target -> what its file is, for the export header
+_WHAT = {"unity": "a Unity shader", "hlsl": "an HLSL function", "glsl": "a GLSL ES 3.00 shader",
+         "shadertoy": "a Shadertoy shader"}
+
+
+def export_header(source: str, target: str) -> str:
+    """The first lines of an exported file, for the people who use it: the program it came
+    from (a file name, never a path), the psl version and how to make it again."""
+    from psl._version import __version__
+
+    what = _WHAT.get(target, target)
+    again = f"psl export --target {target} {source}" if not source.startswith("<") else \
+        f"psl export --target {target} PROGRAM.psl"
+    return (f"// {source} as {what}, exported by psl {__version__}.\n"
+            f"// To make it again after changing the program: {again}\n")
+
+
 def comment_text(text: str) -> str:
     """`text` (a file name) safe inside a `//` comment: a control character (a newline would
     end the comment and inject code), a backslash (a line continuation in GLSL and HLSL) and

@@ -10,6 +10,7 @@ import re
 
 from psl.export import hlsl
 from psl.export.ir import Program
+from psl.export.names import export_header
 from psl.export.text import Options
 from psl.gen.env import render
 
@@ -23,10 +24,9 @@ def shader_name(source: str) -> str:
 
 def export(program: Program, options: Options, source: str = "<program>") -> str:
     n = hlsl.notes(program, options)
-    code = hlsl.export(program, options, source).splitlines()
-    # the HLSL file's own header lines are replaced by the shader's header
-    code = [line for line in code if not line.startswith("// GENERATED")
-            and not line.startswith("// Do not edit")]
-    return render(TEMPLATE, source=source, name=options.name, program=code,
+    # the HLSL file without its own header: the shader's header stands first
+    code = hlsl.export(program, options, source, header="").splitlines()
+    return render(TEMPLATE, header=export_header(source, "unity"), source=source,
+                  name=options.name, program=code,
                   result=n.result, jump_note=n.jumps, crt=program.uses_self,
                   audiolink=program.uses_audiolink, shader_name=shader_name(source))

@@ -46,9 +46,11 @@ def generated_header(template: str, comment: str = "//") -> str:
     )
 
 
-def render(template: str, **context: object) -> str:
+def render(template: str, header: str | None = None, **context: object) -> str:
+    """`template` rendered; `header` replaces the generated-file header (an export's is for
+    the people who use it: psl.export.names.export_header)."""
     return environment().get_template(template).render(
-        header=generated_header(template), **context
+        header=generated_header(template) if header is None else header, **context
     )
 
 
