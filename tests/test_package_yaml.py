@@ -346,3 +346,10 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
     # example and relief button
     assert count == 6 + len([n for n in _by_name(prefab)
                              if n.startswith(("Example_", "Relief_"))])
+
+
+def test_changelog_names_the_version_it_ships(package: pkg.Package) -> None:
+    text = package.files["CHANGELOG.md"].decode()
+    assert "Unreleased" not in text
+    first = next(line for line in text.splitlines() if line.startswith("## "))
+    assert first == f"## {pkg.PackageOptions().version}"

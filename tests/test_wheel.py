@@ -109,3 +109,17 @@ def test_install_hints_never_name_the_other_psl():
     for name, hint in hints:
         target = hint.split()[-1].strip("'\"),;") if hint.split() else ""
         assert not re.fullmatch(r"psl(\[[\w,]+\])?", target), (name, hint)
+
+
+def test_readme_layering_is_the_contracts():
+    """The README's layering chain is the import-linter layers of pyproject.toml."""
+    import re
+
+    layers = re.search(r"layers = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(), re.S)
+    assert layers is not None
+    want = [x.strip().strip('",') for x in layers.group(1).split("\n") if x.strip()]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    chain = re.search(r"`cli` → (.*?); nothing imports upwards", readme)
+    assert chain is not None
+    got = ["cli", *(part.strip().strip("`") for part in chain.group(1).split("→"))]
+    assert got == want

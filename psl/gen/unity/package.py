@@ -349,7 +349,9 @@ def build_package(options: PackageOptions | None = None) -> Package:
     ))
 
     b.file("README.md", _static_text("README.md"))
-    b.file("CHANGELOG.md", _static_text("CHANGELOG.md"))
+    # the changelog's newest section is the version this package ships, not "Unreleased"
+    b.file("CHANGELOG.md", _static_text("CHANGELOG.md").replace(
+        "## Unreleased", f"## {options.version}", 1))
     b.file("LICENSE.md", _static_text("LICENSE.md"))
 
     manifest: dict[str, object] = {
