@@ -130,12 +130,32 @@ class _Build(lark.Transformer):
         return ast.Paren(c[0], c[0].span)
 
 
+def _cache_file(kind: str) -> str | bool:
+    """Where Lark keeps its analysis of the grammar between runs (building it is most of a
+    `psl check`'s start-up): a file in the user's own cache folder, never a shared temp
+    folder (Lark unpickles it: a file another user could write would run their code).
+    False (no cache) when that folder cannot be made private. Lark checks the grammar's
+    hash on load and rebuilds on any mismatch or damage."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "psl"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.stat()
+        if st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+            return False
+    except OSError:
+        return False
+    return str(folder / f"grammar-{kind}-lark{lark.__version__}.cache")
+
+
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
     """The grammar with Lark's own contextual lexer: the reference for the scanner (and its
     terminals build it); parsing goes through `_parser`."""
     return lark.Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr",
-                     lexer="contextual")
+                     lexer="contextual", cache=_cache_file("scanner"))
 
 
 class _PreLexed(Lexer):
@@ -149,21 +169,24 @@ class _PreLexed(Lexer):
         return iter(data)
 
 
-def _make_parser(transformer: lark.Transformer, grammar: str | None = None) -> lark.Lark:
+def _make_parser(transformer: lark.Transformer, grammar: str | None = None,
+                 cache: bool = False) -> lark.Lark:
     """The LALR parser over `lex`'s tokens, building with `transformer` while it reduces
-    (tests pass an instrumented `_Build`, or a variant of grammar.lark)."""
+    (tests pass an instrumented `_Build`, or a variant of grammar.lark); `cache`: keep
+    Lark's analysis of grammar.lark between runs (_cache_file)."""
     return lark.Lark(
         GRAMMAR_PATH.read_text(encoding="utf-8") if grammar is None else grammar,
         parser="lalr",
         lexer=_PreLexed,
         transformer=transformer,
         maybe_placeholders=True,
+        cache=_cache_file("parser") if cache and grammar is None else False,
     )
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
-    return _make_parser(_Build())
+    return _make_parser(_Build(), cache=True)
 
 
 @dataclass(frozen=True)
@@ -188,7 +211,7 @@ def _scanner() -> _Scanner:
                      key=lambda t: -len(t.pattern.value))  # longest match first
     alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in [*regexps, *strings]]
     return _Scanner(re.compile("|".join(alternatives)), keywords,
-                    frozenset(grammar.ignore_tokens))
+                    frozenset(grammar.lexer_conf.ignore))  # (a cached Lark has no ignore_tokens)
 
 
 @dataclass
