@@ -151,3 +151,33 @@ def test_api_run_mirrors_cli():
 def test_api_run_reports_compile_errors():
     with pytest.raises(PslError):
         api.run("let x = ;")
+
+
+def test_every_corpus_program_renders_something_with_default_options(tmp_path) -> None:
+    """With no option but the output, `psl run` shows every corpus program: inputs default
+    to the playground's test patterns (camera, video, an AudioLink pattern) and the time to
+    SPEC §9's frame (mandelbrot divides by zero at t = 0); no note says it is black."""
+    from tests.conftest import corpus_programs
+
+    programs = corpus_programs()
+    assert len(programs) >= 13
+    for path in programs:
+        out = tmp_path / f"{path.stem}.png"
+        result = invoke(str(path), "-o", str(out), "--size", "24x24")
+        assert result.exit_code == 0, (path.name, result.output)
+        picture = np.asarray(Image.open(out))[..., :3]
+        assert picture.max() > 0, path.name
+        assert "is black" not in result.output, (path.name, result.output)
+
+
+def test_a_black_input_and_a_black_frame_are_noted(tmp_path) -> None:
+    from tests.conftest import corpus_programs
+
+    sobel = next(p for p in corpus_programs() if p.stem == "apps_Sobel")
+    result = invoke(str(sobel), "-o", str(tmp_path / "s.png"), "--size", "8x8",
+                     "--camera", "black")
+    assert "reads camera() and --camera is black" in result.output
+    src = tmp_path / "zero.psl"
+    src.write_text("float3(0, 0, 0)")
+    result = invoke(str(src), "-o", str(tmp_path / "z.png"), "--size", "8x8")
+    assert result.exit_code == 0 and "every pixel came out zero" in result.output

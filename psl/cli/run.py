@@ -30,6 +30,7 @@ from psl.vm.relief import VIEW, View, render_relief
 from psl.vm.relief import to_picture as relief_picture
 from psl.vm.render import RenderSettings
 from psl.vm.render import frames as render_frames
+from psl.vm.samples import REFERENCE_TIME
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
@@ -64,8 +65,19 @@ def _four(ctx: click.Context, param: click.Parameter, value: str | None):
     return nums
 
 
+#: What an input is without its option: the playground's test patterns (SPEC §9's camera
+#: and video textures, samples.test_audiolink), so a first render shows the program's shape;
+#: `black` gives the all-zero texture the VM reads without one.
+BLACK = "black"
+
+
 def _texture(ctx: click.Context, param: click.Parameter, value: str | None):
+    from psl.vm import samples
+
     if value is None:
+        return {"camera": samples.reference_camera, "video": samples.reference_video,
+                "audiolink": samples.test_audiolink}[param.name]()
+    if value == BLACK:
         return None
     try:
         return load_texture(value, flip=param.name != "audiolink")
@@ -144,17 +156,21 @@ def format_stats(stats: Stats) -> str:
               help=f"--relief: camera angles in degrees [default: {VIEW.yaw:g},{VIEW.pitch:g}]")
 @click.option("--size", default="256x256", show_default=True, callback=_size, metavar="WxH",
               help="WIDTHxHEIGHT in pixels")
-@click.option("--time", "time_", type=Finite(-1e30, 1e30), default=0.0, show_default=True,
-              help="time of the first frame in seconds")
+@click.option("--time", "time_", type=Finite(-1e30, 1e30), default=REFERENCE_TIME,
+              show_default=True, help="time of the first frame in seconds (SPEC §9's frame)")
 @click.option("--frames", type=click.IntRange(min=1, max=10**6), default=1, show_default=True,
               help="frames to render; each feeds self() of the next")
 @click.option("--fps", type=Finite(0, 1e6, low_open=True), default=60.0,
               show_default=True, help="frame rate: frame k runs at time + k/fps")
-@click.option("--camera", callback=_texture, metavar="IMG", help="camera texture (.png/.jpg/.npy)")
-@click.option("--video", callback=_texture, metavar="IMG", help="video texture (.png/.jpg/.npy)")
+@click.option("--camera", callback=_texture, metavar="IMG",
+              help="camera texture (.png/.jpg/.npy; 'black': none) [default: the playground's "
+                   "test pattern]")
+@click.option("--video", callback=_texture, metavar="IMG",
+              help="video texture (.png/.jpg/.npy; 'black': none) [default: the test pattern]")
 @click.option("--avpro", is_flag=True, help="the video is an AVPro texture (flipped)")
 @click.option("--audiolink", callback=_texture, metavar="IMG",
-              help="AudioLink texture, 128 columns (.png with row 0 on top, or .npy [row][col])")
+              help="AudioLink texture, 128 columns (.png with row 0 on top, or .npy [row][col]; "
+                   "'black': none) [default: a test pattern]")
 @click.option("--button", callback=_four, metavar="A,B,C,D",
               help="use,jump,grab,drop flags, e.g. 1,0,0,0")
 @click.option("--axis", callback=_four, metavar="A,B,C,D",
@@ -213,5 +229,27 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
     if relief_out is not None:
         write_bytes(relief_out, relief_png(last[0], int(relief_grid), height_scale, view, shaded),
                     sources=[file])
+    for note in black_notes(result.program, last[0], {"camera": camera, "video": video,
+                                                       "audiolink": audiolink}):
+        click.echo(f"note: {note}", err=True)
     if show_stats:
         click.echo(format_stats(last[1]))
+
+
+def black_notes(program, frame: np.ndarray, inputs: dict[str, np.ndarray | None]) -> list[str]:
+    """Why a render may show nothing: an input the program reads that is black (given as
+    `black`), or a frame whose every pixel came out zero or NaN."""
+    from psl.registry import BUILTIN_BY_ID, Op
+
+    read = set()
+    for ins in program.instructions:
+        if ins.op == Op.CALL:
+            b = BUILTIN_BY_ID.get(int(ins.operand[0]))
+            if b is not None:
+                read.add("audiolink" if b.extension == "audiolink" else b.name)
+    notes = [f"the program reads {name}() and --{name} is black: give it a texture"
+             for name in ("camera", "video", "audiolink") if name in read and inputs[name] is None]
+    rgb = np.nan_to_num(np.asarray(frame, np.float64)[..., :3], nan=0.0)
+    if not rgb.any():
+        notes.append("every pixel came out zero or NaN: the picture is black")
+    return notes

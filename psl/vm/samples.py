@@ -44,6 +44,16 @@ def reference_video() -> np.ndarray:
                                   ((i // 8 + j // 8) % 2).astype(np.float64), np.ones(i.shape)))
 
 
+def test_audiolink() -> np.ndarray:
+    """A test pattern in AudioLink's layout (128 columns, 64 rows, [row][column] RGBA), for
+    `psl run` without --audiolink: every texel non-zero and smooth, so an AudioLink program
+    shows its shape instead of black."""
+    j, i = np.mgrid[0:64, 0:128]
+    return np.stack([0.25 + 0.75 * i / 127, 0.25 + 0.75 * j / 63,
+                     0.5 + 0.5 * np.sin(0.3 * i + 0.7 * j), np.ones(i.shape)],
+                    axis=-1).astype(F32)
+
+
 def reference_inputs() -> Inputs:
     """Frame 0 of the SPEC §9 settings; `self()` reads zeros, no AudioLink texture."""
     return Inputs(width=REFERENCE_WIDTH, height=REFERENCE_HEIGHT, time=REFERENCE_TIME,
