@@ -252,7 +252,10 @@ class Readable(Writer):
     """Writes the IR as structured code; subclasses of Language pick the spelling."""
 
     def __init__(self, lang, program: Program, options, glsl: bool,  # noqa: ANN001
-                 graph: Graph | None = None) -> None:
+                 graph: Graph | None = None, base: Readable | None = None) -> None:
+        """`base`: the main writer a PSL function's writer comes from; the facts of the
+        whole program (its calls, sizes, first names) are taken from it, not computed again
+        (per call site that made the export quadratic in the program)."""
         super().__init__(lang, program, options)
         self.glsl = glsl
         self.graph = graph or Graph(program)
@@ -267,11 +270,13 @@ class Readable(Writer):
         self.jumps = 0  # taken jumps counted but not yet written
         self.jump_top: Operand | None = None
         self.written_size = 0
-        self.total_size = sum(len(b.body) + 1 for b in program.blocks.values())
+        self.total_size = base.total_size if base is not None else sum(
+            len(b.body) + 1 for b in program.blocks.values())
         self.temp_count = 0
-        self.count_jumps = options.max_jumps is not None and program.counted_jumps and (
-            bool(self.graph.loops) or self._jump_sites() >= options.max_jumps)
-        self.calls = _calls(program)
+        self.count_jumps = base is None and options.max_jumps is not None and \
+            program.counted_jumps and (
+                bool(self.graph.loops) or self._jump_sites() >= options.max_jumps)
+        self.calls = base.calls if base is not None else _calls(program)
         self.helpers: dict[tuple, list[str]] = {}  # builtins written as the VM's code
         self.depth = 0
         self.function = False  # a PSL function's body (see call)
@@ -289,10 +294,16 @@ class Readable(Writer):
         self.used_regs: set[str] = set()
         self.local_regs: set[str] = set()
         self.touched: set[str] = set()  # registers a function's body uses from outside
+        if base is not None:
+            self.display, self.taken = dict(base.first_names[0]), set(base.first_names[1])
+            self.first_names = base.first_names
+            return
         if self.calls is not None:
             for fn in sorted({f.name.text for f in self.calls.callee.values()}):
                 self.calls.names[fn] = self._fresh(fn)
         self._name_variables()
+        # the names every writer of this program starts from (a function's writer copies them)
+        self.first_names = (dict(self.display), frozenset(self.taken))
 
     # ----------------------------------------------------------------- names
     def _jump_sites(self) -> int:
@@ -789,7 +800,7 @@ class Readable(Writer):
         if escaping:
             width = next(a.target.width for a in every if a.target.name == escaping[0])
         # the body, written by a writer of its own
-        fw = type(self)(self.lang, self.program, self.options, self.glsl, self.graph)
+        fw = type(self)(self.lang, self.program, self.options, self.glsl, self.graph, base=self)
         fw.calls = calls
         fw.helpers = self.helpers
         fw.function = True
