@@ -89,8 +89,7 @@ def test_per_program_facts_are_computed_once(monkeypatch):
     """The call sites, sizes and first names of a program are computed by the main writer
     alone, not again by each PSL function's writer (that made the export quadratic in the
     call sites: bench/results/export-scaling.md)."""
-    from psl.export import build_text
-    from psl.export import readable
+    from psl.export import build_text, readable
 
     counted = []
     real = readable._calls
