@@ -36,6 +36,9 @@ def test_every_pass_has_both_halves():
 
 def test_every_pipeline_pass_runs_alone():
     """registry.PIPELINE_PASSES is what psl's pipeline can run, entry by entry."""
+    from psl.optimize import PIPELINE_RUN
+
+    assert set(PIPELINE_RUN) == set(registry.PIPELINE_PASSES)
     program = compile_source("a = 2; b = a * 3; if (uv().x < b) { c = 1; } c + b").program
     assert program is not None
     for name in registry.PIPELINE_PASSES:

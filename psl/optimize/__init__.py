@@ -101,23 +101,18 @@ def to_program(code: Code) -> Program:
     return Program(out, registers=max(regs) + 1 if regs else 0, variables=dict(code.names))
 
 
+#: registry.PIPELINE_PASSES -> the pass's function (each is a module here and a
+#: PASS_<NAME> of the in-world optimizer): named functions a reader can follow
+PIPELINE_RUN = {"jumps": jumps.run, "constprop": constprop.run, "copyprop": copyprop.run,
+                "fold": fold.run, "dse": dse.run, "forward": forward.run}
+
+
 def run_pass(name: str, code: Code) -> Code:
-    """One pipeline entry (registry.PIPELINE_PASSES names them; each is a module here and a
-    PASS_<NAME> of the in-world optimizer): a call a reader can follow to the pass."""
-    match name:
-        case "jumps":
-            return jumps.run(code)
-        case "constprop":
-            return constprop.run(code)
-        case "copyprop":
-            return copyprop.run(code)
-        case "fold":
-            return fold.run(code)
-        case "dse":
-            return dse.run(code)
-        case "forward":
-            return forward.run(code)
-    raise ValueError(f"no optimizer pass {name!r} (registry.PIPELINE_PASSES)")
+    """One pipeline entry on `code`."""
+    run = PIPELINE_RUN.get(name)
+    if run is None:
+        raise ValueError(f"no optimizer pass {name!r} (registry.PIPELINE_PASSES)")
+    return run(code)
 
 
 def optimize_code(code: Code, without: str = "",
