@@ -145,4 +145,4 @@ def optimize(program: Program, level: int = 1) -> tuple[Program, list[int]]:
     return to_program(code), code.origin
 
 
-__all__ = ["LEVELS", "optimize", "optimize_code", "run_pass"]
+__all__ = ["LEVELS", "PIPELINE_RUN", "optimize", "optimize_code", "run_pass"]
