@@ -99,3 +99,23 @@ def test_per_program_facts_are_computed_once(monkeypatch):
     result = compile_source(source)
     build_text(result, "glsl")
     assert len(counted) == 1
+
+
+def test_a_superseded_export_stops():
+    """psl serve asks a running compile to stop when a newer one comes (compiles.py): the
+    export stops too, instead of holding the worker until it ends."""
+    import threading
+
+    import pytest
+
+    from psl.export import build_text
+    from psl.infer.flow import Cancelled, cancellable
+
+    source = ("fun f(a) { if (a > 1) { a = a - 1; } a * 2 + uv().x }\nx = uv().y;\n"
+              + "if (x > 0.5) { x = f(x); } else { x = f(x * 0.5); }\n" * 20 + "x")
+    result = compile_source(source)
+    stop = threading.Event()
+    stop.set()
+    with cancellable(stop), pytest.raises(Cancelled):
+        build_text(result, "glsl")
+    assert build_text(result, "glsl")  # and runs to the end when nobody asks it to stop

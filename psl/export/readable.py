@@ -40,6 +40,7 @@ from psl.export.ir import (
 )
 from psl.export.names import LANGUAGE_WORDS, RESERVED_PREFIXES
 from psl.export.text import LANE, Language, Options, Writer, write_body
+from psl.infer.flow import check_cancelled
 from psl.syntax import ast
 
 _ARITH_PREC = {"*": 2, "/": 2, "+": 3, "-": 3}
@@ -1163,6 +1164,7 @@ class Readable(Writer):
         return) before it."""
         g = self.graph
         while True:
+            check_cancelled()  # psl serve: a newer compile supersedes this export
             if b == stop and b is not None:
                 return False
             if b in self.stops:
