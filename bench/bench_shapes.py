@@ -97,6 +97,11 @@ def main() -> None:
     if args.write_limit_programs:
         write_limit_programs(args.write_limit_programs)
         return
+    # the templates the host is built from: the commit now (the campaign runs for long)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "templates", "psl"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="psl-shapes-") as tmp:
         host = args.host or csbuild.build(Path(tmp) / "host")
         jobs = [(str(host), s, min(BATCH, args.start + args.count - s))
@@ -114,10 +119,6 @@ def main() -> None:
                       f"diff {dict(total['diff'])}, exceptions {dict(total['exceptions'])}, "
                       f"{time.perf_counter() - t0:.0f} s", flush=True)
         seconds = time.perf_counter() - t0
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "templates", "psl"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
     summary = {"programs": sum(total["kinds"].values()), "start": args.start,
                "templates": commit + (" (with uncommitted changes)" if dirty else ""),
                "seconds": round(seconds), "kinds": dict(sorted(total["kinds"].items())),
