@@ -98,6 +98,27 @@ def test_follow_again_runs_the_current_share(host):
     assert a["text"] == MINE and a["upload"] == b["upload"]
 
 
+def test_unfollowing_gives_the_screens_back_to_the_players_own_program(host):
+    """Issue 37: a follower who unticks Follow runs their own program again (the text they
+    typed; where the share had taken their unedited editor, the text it replaced), instead
+    of the share staying on their screens until they compile."""
+    mine, dflt, a_shared, b, a_back, c_shared, c_back = session(
+        host,
+        ("join", "M", MINE), ("state", "M"), ("join", "D", DEFAULT), ("state", "D"),
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT), ("join", "C", DEFAULT),
+        ("type", "A", MINE),
+        ("type", "B", THEIRS), ("send", "B", "Share"), ("state", "A"), ("state", "B"),
+        ("follow", "A", "0"), ("state", "A"),
+        ("state", "C"), ("follow", "C", "0"), ("state", "C"),
+    )
+    assert a_shared["upload"] == b["upload"] != mine["upload"]
+    assert a_back["text"] == MINE and a_back["upload"] == mine["upload"]
+    assert "your own program" in a_back["info"] and a_back["serializations"] == 0
+    # C had not edited: the share took the editor; unfollowing brings the default back
+    assert c_shared["text"] == THEIRS and c_shared["upload"] == b["upload"]
+    assert c_back["text"] == DEFAULT and c_back["upload"] == dflt["upload"]
+
+
 def test_load_shared_and_restore(host):
     loaded, restored, again = session(
         host,
