@@ -64,6 +64,7 @@ def test_share_runs_on_a_follower_without_touching_their_text(host):
         ("type", "B", THEIRS), ("send", "B", "Share"), ("state", "B"),
         ("state", "A"),
         # B shares again after A edits more: still A's text, now B's other program runs
+        ("clock", str(udonsharp.SHARE_INTERVAL_S)),
         ("type", "B", OTHER), ("send", "B", "Share"), ("state", "B"),
         ("state", "A"),
     )
@@ -119,6 +120,29 @@ def test_unfollowing_gives_the_screens_back_to_the_players_own_program(host):
     assert c_back["text"] == DEFAULT and c_back["upload"] == dflt["upload"]
 
 
+def test_shares_are_rate_limited_across_the_instance(host):
+    """One share every SHARE_INTERVAL_S seconds in the instance, whoever shares: a share too
+    soon is not sent (the note says when the next may go; the text still runs for its
+    author), and after the interval it goes out."""
+    interval = udonsharp.SHARE_INTERVAL_S
+    a1, b_soon, a2, a3, c3 = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT), ("join", "C", DEFAULT),
+        ("type", "A", THEIRS), ("send", "A", "Share"), ("state", "A"),
+        ("clock", str(interval / 2)),
+        ("type", "B", OTHER), ("send", "B", "Share"), ("state", "B"),
+        ("state", "A"),
+        ("clock", str(interval)),
+        ("send", "B", "Share"), ("state", "A"), ("state", "C"),
+    )
+    assert a1["serializations"] == 1
+    assert b_soon["serializations"] == 0 and "Not shared" in b_soon["info"]
+    assert "share again in" in b_soon["info"] and b_soon["upload"] != a1["upload"]
+    assert a2["upload"] == a1["upload"], "a refused share reached a follower"
+    assert a3["upload"] == c3["upload"] == b_soon["upload"], "the later share went out"
+    assert f"shareInterval = {interval}f;" in udonsharp.TARGET.render()["SyncCode.cs"]
+
+
 def test_load_shared_and_restore(host):
     loaded, restored, again = session(
         host,
@@ -157,6 +181,7 @@ def test_a_late_joiner_gets_the_current_shared_program(host, join):
         host,
         ("join", "A", DEFAULT), ("join", "B", DEFAULT),
         ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("clock", str(udonsharp.SHARE_INTERVAL_S)),
         ("type", "B", OTHER), ("send", "B", "Share"), ("state", "B"),
         (join, "C", DEFAULT), ("state", "C"),
     )

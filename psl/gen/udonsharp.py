@@ -38,6 +38,9 @@ LISTING_PER_FRAME = 16
 #: Whether players follow shared programs until they untick Follow (docs/world-setup.md:
 #: a share never touches edited text, so following costs a player nothing they wrote)
 FOLLOW_DEFAULT = True
+#: SyncCode's shareInterval: the shortest time between two shares in an instance (seconds),
+#: so that no one can flood the followers' screens and compilers; a creator may change it
+SHARE_INTERVAL_S = 10
 
 #: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
@@ -297,6 +300,7 @@ def context() -> dict[str, object]:
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
         "relief_event": RELIEF_EVENT,
         "follow_default": FOLLOW_DEFAULT,
+        "share_interval": SHARE_INTERVAL_S,
         "optimize_default": OPTIMIZE_DEFAULT,
         "listing_lines": LISTING_LINES,
         "listing_per_frame": LISTING_PER_FRAME,

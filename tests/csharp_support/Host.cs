@@ -416,6 +416,7 @@ public static class Host
 
         // the Share button: takes ownership, syncs the text once, and runs it here too
         BeginEvent(c);
+        UnityEngine.Time.time += 60f; // past SyncCode's share interval
         sync.Share();
         Finish(c, update, ref frames);
         bool owner = VRC.SDKBase.Networking.Owner == me;
@@ -459,6 +460,7 @@ public static class Host
         field.text = "x = ;";
         int before = c.screenMat.ArrayUploads;
         BeginEvent(c);
+        UnityEngine.Time.time += 60f; // past SyncCode's share interval
         sync.Share();
         Finish(c, update, ref frames);
         string afterError = c.output.text;
@@ -473,6 +475,7 @@ public static class Host
         field.text = largest;
         int serializationsBeforeMax = sync.SerializationRequests;
         BeginEvent(c);
+        UnityEngine.Time.time += 60f; // past SyncCode's share interval
         sync.Share();
         Finish(c, update, ref frames);
         string maxOut = c.output.text;
@@ -481,6 +484,7 @@ public static class Host
         field.text = largest + " ";
         int serializationsBeforeLong = sync.SerializationRequests;
         BeginEvent(c);
+        UnityEngine.Time.time += 60f; // past SyncCode's share interval
         sync.Share();
         Finish(c, update, ref frames);
         string longOut = c.output.text;

@@ -20,6 +20,7 @@
 //   pad NAME           Interact on the TypingLock (the original's floor pad)
 //   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
 //                      the output text is the listing
+//   clock SECONDS      the world's clock (Time.time) moves on by SECONDS
 //   state NAME         prints one JSON line (see State)
 //   quality K          three screens, four resolutions: the quality button of resolution K
 //                      (0..3) is pressed; prints which material each screen shows and each
@@ -303,6 +304,9 @@ public static class Players
                     break;
                 case "state":
                     Console.WriteLine(State(Find(f[1])));
+                    break;
+                case "clock":
+                    Time.time += float.Parse(f[1], System.Globalization.CultureInfo.InvariantCulture);
                     break;
                 case "quality":
                     Console.WriteLine(Quality(int.Parse(f[1])));
