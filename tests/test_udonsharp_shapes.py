@@ -7,6 +7,7 @@ bench/bench_shapes.py runs the long campaign (bench/results/shapes-campaign.md).
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def test_unroll_split_by_hoist_at_the_limit(host):
     found = []
     seed = 0
     while len(found) < 4 and seed < 40:
-        shape = shapegen.shapes.unroll_at_limit(__import__("random").Random(seed))
+        shape = shapegen.shapes.unroll_at_limit(random.Random(seed))
         if "unroll_limit_split_by_hoist" in shape.tags:
             found.append(shape.text)
         seed += 1

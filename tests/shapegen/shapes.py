@@ -157,6 +157,8 @@ def unroll(rng: random.Random) -> Shape:
     return Shape(text, tuple(tags) or ("counted_loop",))
 
 
+#: a function whose every call inlines about 200 instructions; what its argument reads decides
+#: whether hoist can touch them (uv(): yes, self(): no, unroll_at_limit)
 _BIG = "fun big(a) { " + " + ".join(f"sin(a * {k + 1}.5)" for k in range(40)) + " }\n"
 _SMALLS = ["z = z + uv().x;", "z = z * 2;", "z = z + 1;"]
 _SIZES: dict[str, int] = {}  # a filler statement's -O0 instructions (they add up)
@@ -191,8 +193,6 @@ def _pad_to(rng: random.Random, head: str, tail: str, target: int) -> str:
     return text(nbig, fill)
 
 
-_OPAQUE_BIG = ("fun big(a) { " + " + ".join(f"sin(a * {k + 1}.5)" for k in range(40))
-               + " }\n")
 _OPAQUE = "z = z + self(uv()).x;"  # reads a texture and a register: never hoisted
 _PRE: dict[str, int] = {}  # what one filler adds to the code unroll sees before hoist
 
@@ -221,7 +221,7 @@ def unroll_at_limit(rng: random.Random) -> Shape:
     tail = _loop_program(trips, body).replace("s + i\n", "s + i + z\n")
 
     def text(nbig: int, nsmall: int) -> str:
-        return (_OPAQUE_BIG + grow + "z = 0;\n" + "z = z + big(self(uv()).x);\n" * nbig
+        return (_BIG + grow + "z = 0;\n" + "z = z + big(self(uv()).x);\n" * nbig
                 + " ".join([_OPAQUE] * nsmall) + "\n" + tail)
 
     base = _unrolled_size(text(0, 0), trips)
