@@ -87,8 +87,9 @@ def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf1
     # a leading BOM is the file's, not the program's (psl's CLI drops it): the program
     # compiled is what follows it, and the tokens are scanned with it read as a space (same
     # offsets); LineIndex counts psl's first line from after it
-    program = text[1:] if text.startswith(BOM) else text
-    scanned = " " + program if program is not text else text
+    bom = text.startswith(BOM)
+    program = text[1:] if bom else text
+    scanned = " " + program if bom else text
     tokens = scan(scanned, lenient=True)[0] if len(text) <= MAX_SCANNED else []
     return Document(uri, text, LineIndex(text, encoding), tokens,
                     compile_source(program, lint=lint, optimize=optimize))
