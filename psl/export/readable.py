@@ -802,7 +802,6 @@ class Readable(Writer):
             width = next(a.target.width for a in every if a.target.name == escaping[0])
         # the body, written by a writer of its own
         fw = type(self)(self.lang, self.program, self.options, self.glsl, self.graph, base=self)
-        fw.calls = calls
         fw.helpers = self.helpers
         fw.function = True
         fw.depth = len(path)
