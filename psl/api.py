@@ -56,7 +56,7 @@ def run(source_or_program: object, *, size: tuple[int, int] = ..., time: float =
         is_avpro: bool = ..., audiolink: Texture = ...,
         button: tuple[float, float, float, float] = ...,
         axis: tuple[float, float, float, float] = ..., max_jumps: int = ...,
-        stats: Literal[False] = ...) -> np.ndarray: ...
+        max_steps: int = ..., stats: Literal[False] = ...) -> np.ndarray: ...
 
 
 @overload
@@ -65,7 +65,7 @@ def run(source_or_program: object, *, size: tuple[int, int] = ..., time: float =
         is_avpro: bool = ..., audiolink: Texture = ...,
         button: tuple[float, float, float, float] = ...,
         axis: tuple[float, float, float, float] = ..., max_jumps: int = ...,
-        stats: Literal[True]) -> tuple[np.ndarray, Stats]: ...
+        max_steps: int = ..., stats: Literal[True]) -> tuple[np.ndarray, Stats]: ...
 
 
 def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: float = 0.0,
@@ -73,7 +73,8 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
         is_avpro: bool = False, audiolink: Texture = None,
         button: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
         axis: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
-        max_jumps: int = LIMITS.jumps, stats: bool = False, optimize: int = 1):
+        max_jumps: int = LIMITS.jumps, max_steps: int = LIMITS.steps, stats: bool = False,
+        optimize: int = 1):
     """Render `frames` frames of a program at `size` = (width, height) and return the last
     one as float32 [H][W][4] (row 0 = smallest v, NaN lanes already zeroed).
 
@@ -90,7 +91,8 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
         fps=float(fps), button=tuple(float(x) for x in button),  # type: ignore[arg-type]
         axis=tuple(float(x) for x in axis),  # type: ignore[arg-type]
         camera=_texture(camera), video=_texture(video), is_avpro=bool(is_avpro),
-        audiolink=_texture(audiolink, flip=False), max_jumps=int(max_jumps))
+        audiolink=_texture(audiolink, flip=False), max_jumps=int(max_jumps),
+        max_steps=int(max_steps))
     if len(settings.button) != 4 or len(settings.axis) != 4:
         raise ValueError("button and axis take four numbers")
     out = render(slots, settings, keep_frames=False)
@@ -136,6 +138,11 @@ class ProgramStats:
         """Sample pixels the jump limit stopped."""
         return tuple(p for p in self.sampled.pixels if p.hit_jump_limit)
 
+    @property
+    def spent(self) -> tuple[PixelCount, ...]:
+        """Sample pixels the work budget stopped."""
+        return tuple(p for p in self.sampled.pixels if p.hit_work_budget)
+
     def as_dict(self) -> dict[str, object]:
         s = self.sampled
         extra: dict[str, object] = {}
@@ -151,10 +158,12 @@ class ProgramStats:
                 "jumps_min": self.jumps[0], "jumps_max": self.jumps[1],
                 "uniform": self.uniform, "jump_limit": s.max_jumps,
                 "pixels_hit_jump_limit": len(self.cut_off),
+                "work_budget": s.max_steps, "pixels_hit_work_budget": len(self.spent),
                 "frame": {"width": s.width, "height": s.height, "time": s.time},
                 "samples": [{"x": p.x, "y": p.y, "u": p.u, "v": p.v,
                              "instructions": p.instructions, "jumps": p.jumps,
-                             "hit_jump_limit": p.hit_jump_limit} for p in s.pixels],
+                             "hit_jump_limit": p.hit_jump_limit,
+                             "hit_work_budget": p.hit_work_budget} for p in s.pixels],
             },
             **extra,
         }

@@ -84,6 +84,10 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
        "a literal above float32's largest value (about 3.4e38)"),
     _k("W013", "this constant expression computes NaN, which the VM takes for a missing "
                "lane", "a constant 0/0, sqrt(-1) or the like"),
+    _k("W014", "{whom} of the reference frame run{s} out of the work budget here: the VM stops "
+               "a pixel after {limit} executed instructions, coloured by whatever is on top "
+               "of the stack",
+       "pixels that reach the VM's work budget (psl check)"),
     _k("N001", "the program's result is {what}: {effect}; alpha is the height of the "
                "screen's surface, so the screen shows it flat",
        "final value narrower than a float4 (no alpha: a flat screen)"),

@@ -101,6 +101,12 @@ class Limits:
     registers: int = 256
     stack: int = 128
     jumps: int = 2000
+    # The work budget (docs/spec.md §5.4, §7): a pixel stops before its (steps + 1)th
+    # executed instruction, as it stops after its (jumps + 1)th jump. The jump limit alone
+    # bounds a pixel at (jumps + 1) x instructions ≈ 33 M instructions; 65,536 is 43x the
+    # busiest corpus pixel (1,496, scene_mandelbrot at -O0) and keeps one frame at the
+    # guard's first resolution (64 x 64) under 2.7 x 10^8 instructions (docs/world-setup.md §14).
+    steps: int = 65536
     upload_arrays: int = 4  # the original format: _Program0.._Program3
     upload_array_length: int = 1023  # float4 per material array (original format)
     # Bounds that keep the in-world compiler's work finite; psl enforces the same ones so

@@ -27,6 +27,7 @@ if _REASON:
 from psl import registry  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
 from psl.vm import execute, execute_texture  # noqa: E402
+from tests import hostile  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
 from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
@@ -290,3 +291,31 @@ def test_present_draws_colour_and_cost_overlay(browser):
     canvas, error = browser.present()
     assert error == 0
     assert (canvas[..., :3] == [255, 0, 255]).all()
+
+
+@pytest.mark.parametrize("name", sorted(hostile.programs()))
+def test_hostile_programs_stop_at_the_same_budget(browser, name):
+    """The work budget (docs/spec.md §7.2): every pixel stops where the reference VM stops
+    it, with the same colour, counts and flags (tests/hostile.py)."""
+    result = compile_source(hostile.programs()[name], optimize=1)
+    assert result.ok, result.diagnostics
+    slots = result.program.slots()
+    got = browser.render(slots, reference_inputs(0, 8, 8), mode="cost")
+    img, stats = execute(slots, reference_inputs(0, 8, 8))
+    assert_close(got.image, img, name)
+    np.testing.assert_array_equal(got.executed, stats.exec_instructions)
+    np.testing.assert_array_equal(got.hit, stats.hit_jump_limit)
+    np.testing.assert_array_equal(got.spent, stats.spent)
+
+
+def test_work_budget_is_a_template_parameter(browser):
+    try:
+        browser.load_shader(max_steps=100)
+        slots = compiled(hostile.DEEP["per_pixel_counts"])
+        got = browser.render(slots, reference_inputs(0, 8, 8), mode="cost")
+        img, stats = execute(slots, reference_inputs(0, 8, 8), max_steps=100)
+        assert_close(got.image, img, "max_steps=100")
+        np.testing.assert_array_equal(got.executed, stats.exec_instructions)
+        assert got.spent.all() == stats.spent.all()
+    finally:
+        browser.load_shader()

@@ -24,7 +24,7 @@ from psl import registry  # noqa: E402
 from psl.compiler import compile_source  # noqa: E402
 from psl.gen import hlsl  # noqa: E402
 from psl.vm import execute, execute_texture  # noqa: E402
-from tests import progen  # noqa: E402
+from tests import hostile, progen  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
 from tests.hlsl_support.harness import (  # noqa: E402
     Inputs,
@@ -55,10 +55,11 @@ WIDER_TOLERANCE = {
 
 
 @functools.cache
-def build(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> SlangVM:
+def build(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False,
+          max_steps: int = registry.LIMITS.steps) -> SlangVM:
     """Generate VM.cginc with psl-gen's library function and build it once per process."""
     out = Path(tempfile.mkdtemp(prefix="psl-hlsl-"))
-    hlsl.TARGET.write(out, max_jumps=max_jumps)
+    hlsl.TARGET.write(out, max_jumps=max_jumps, max_steps=max_steps)
     return SlangVM(out, cache_dir=CACHE_DIR, audiolink=audiolink)
 
 
@@ -322,3 +323,26 @@ def test_shared_generator_programs(chunk):
         checked += check_generated(progen.generate(seed, mode="compiler"),
                                    f"progen compiler seed {seed}", texture)
     assert checked >= RANDOM_CHUNK * 0.9
+
+
+# ---- the work budget (docs/spec.md §7.2; hostile programs, tests/hostile.py) ----------
+
+@pytest.mark.parametrize("level", [0, 1])
+@pytest.mark.parametrize("name", sorted(hostile.programs()))
+def test_hostile_programs_stop_at_the_same_budget(name, level):
+    """Every pixel stops at the work budget (or the jump limit) where the reference VM
+    stops it, with the same colour and counts."""
+    result = compile_source(hostile.programs()[name], optimize=level)
+    assert result.ok, result.diagnostics
+    check_program(build(), result.program.slots(), [reference_inputs(0, 8, 8)],
+                  f"{name} -O{level}")
+
+
+def test_work_budget_is_a_template_parameter():
+    vm = build(max_steps=100)
+    source = hostile.DEEP["per_pixel_counts"]
+    slots = compiled(source)
+    renders = vm.render_frames(slots, [reference_inputs(0, 8, 8)])
+    img, stats = execute(slots, reference_inputs(0, 8, 8), max_steps=100)
+    assert_same(renders[0], img, stats, "max_steps=100")
+    assert stats.exec_instructions.max() == 100

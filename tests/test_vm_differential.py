@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psl.registry import BUILTINS, Op
+from psl.registry import BUILTINS, LIMITS, Op
 from psl.vm import Inputs, execute, values
 from tests.vm_support.oracle import run_pixel
 from tests.vm_support.programs import assemble
@@ -63,17 +63,17 @@ def program(draw):
     return ins
 
 
-def _compare(ins, max_jumps: int) -> None:
+def _compare(ins, max_jumps: int, max_steps: int = LIMITS.steps) -> None:
     slots = assemble(*ins)
     inputs = Inputs(W, H, time=1.25, button=(1, 0, 1, 0), axis=(0.25, -0.5, 0.75, 0))
-    img, stats = execute(slots, inputs, max_jumps=max_jumps)
+    img, stats = execute(slots, inputs, max_jumps=max_jumps, max_steps=max_steps)
     u, v = inputs.uv_grid()
     px = {"time": 1.25, "dt": 1 / 60, "width": W, "height": H, "button": (1, 0, 1, 0),
           "axis": (0.25, -0.5, 0.75, 0)}
     for p in range(W * H):
         px["u"], px["v"] = u[p], v[p]
         with np.errstate(all="ignore"):
-            want = run_pixel(slots, px, max_jumps)
+            want = run_pixel(slots, px, max_jumps, max_steps)
         got = img[p // W, p % W]
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=0, err_msg=f"pixel {p}")
 
@@ -82,6 +82,14 @@ def _compare(ins, max_jumps: int) -> None:
 @given(program(), st.sampled_from([0, 3, 25, 60]))
 def test_vm_matches_oracle(ins, max_jumps):
     _compare(ins, max_jumps)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program(), st.sampled_from([3, 60]), st.sampled_from([0, 1, 5, 17, 64]))
+def test_work_budget_matches_oracle(ins, max_jumps, max_steps):
+    """The work budget (SPEC §7.2) stops each pixel before its (max_steps + 1)th executed
+    instruction, pixels of one group at different counts included."""
+    _compare(ins, max_jumps, max_steps)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -122,6 +122,12 @@ def format_stats(s: ProgramStats, path: str) -> str:
             f"{len(cut)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in cut)
         lines.append(f"  = warning: the jump budget cut off {whom}: they stop before the "
                      f"program's end, coloured by whatever is on top of the stack")
+    spent = s.spent
+    if spent:
+        whom = "every sample pixel" if len(spent) == k else \
+            f"{len(spent)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in spent)
+        lines.append(f"  = warning: the work budget ({sampled.max_steps} executed instructions) "
+                     f"cut off {whom}")
     before = s.unoptimized
     if before is not None:
         blo, bhi = before.executed

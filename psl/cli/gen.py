@@ -50,13 +50,16 @@ def udonsharp(out: Path) -> None:
               help=f"Directory to write {_writes('hlsl')} into.")
 @click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
               type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
+@click.option("--max-steps", default=registry.LIMITS.steps, show_default=True,
+              type=click.IntRange(min=0, max=2**32 - 1),
+              help="Instructions a pixel may execute before the VM stops (the work budget).")
 @click.option("--audiolink", is_flag=True,
               help="Define AUDIOLINK in VM.shader (the project must contain AudioLink).")
-def hlsl(out: Path, max_jumps: int, audiolink: bool) -> None:
+def hlsl(out: Path, max_jumps: int, max_steps: int, audiolink: bool) -> None:
     """Generate the VM shader and its HLSL include."""
     from psl.gen.hlsl import TARGET
 
-    _write(TARGET, out, max_jumps=max_jumps, audiolink=audiolink)
+    _write(TARGET, out, max_jumps=max_jumps, max_steps=max_steps, audiolink=audiolink)
 
 
 @main.command("glsl")
@@ -64,11 +67,14 @@ def hlsl(out: Path, max_jumps: int, audiolink: bool) -> None:
               help=f"Directory to write {_writes('glsl')} into.")
 @click.option("--max-jumps", default=registry.LIMITS.jumps, show_default=True,
               type=click.IntRange(min=0), help="Jumps a pixel may take before the VM stops.")
-def glsl(out: Path, max_jumps: int) -> None:
+@click.option("--max-steps", default=registry.LIMITS.steps, show_default=True,
+              type=click.IntRange(min=0, max=2**32 - 1),
+              help="Instructions a pixel may execute before the VM stops (the work budget).")
+def glsl(out: Path, max_jumps: int, max_steps: int) -> None:
     """Generate the WebGL2 VM: a GLSL ES 3.00 fragment shader and its vertex shader."""
     from psl.gen.glsl import TARGET
 
-    _write(TARGET, out, max_jumps=max_jumps)
+    _write(TARGET, out, max_jumps=max_jumps, max_steps=max_steps)
 
 
 @main.command("vscode")

@@ -132,6 +132,7 @@ def format_stats(stats: Stats) -> str:
         f"max {s['exec_instructions_per_pixel_max']}",
         f"jumps per pixel: mean {s['jumps_per_pixel_mean']:.3f}, max {s['jumps_per_pixel_max']}",
         f"pixels that hit the jump limit: {s['pixels_hit_jump_limit']}",
+        f"pixels that hit the work budget: {s['pixels_hit_work_budget']}",
         f"deepest stack: {s['max_stack']}",
         f"registers used: {s['registers']}",
     ])
@@ -177,6 +178,9 @@ def format_stats(stats: Stats) -> str:
               help="move h,move v,look h,look v, e.g. 0.5,0,0,0")
 @click.option("--max-jumps", type=click.IntRange(min=0, max=10**9), default=LIMITS.jumps,
               show_default=True, help="jumps after which a pixel stops")
+@click.option("--max-steps", type=click.IntRange(min=0, max=2**32 - 1), default=LIMITS.steps,
+              show_default=True,
+              help="executed instructions after which a pixel stops (the work budget)")
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
@@ -185,7 +189,8 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
             height_scale: float, shaded: bool, view: View, size: tuple[int, int],
             time_: float, frames: int, fps: float, camera: np.ndarray | None,
             video: np.ndarray | None, avpro: bool, audiolink: np.ndarray | None, button, axis,
-            max_jumps: int, show_stats: bool, alpha: bool, optimize: int) -> None:
+            max_jumps: int, max_steps: int, show_stats: bool, alpha: bool,
+            optimize: int) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
     if output is None and relief_out is None:
         raise click.UsageError("give -o/--output, --relief or both")
@@ -197,7 +202,7 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
     settings = RenderSettings(
         width=size[0], height=size[1], time=time_, frames=frames, fps=fps, button=button,
         axis=axis, camera=camera, video=video, is_avpro=avpro, audiolink=audiolink,
-        max_jumps=max_jumps)
+        max_jumps=max_jumps, max_steps=max_steps)
     suffix = Path(output).suffix.lower() if output is not None else ""
     for path, hint in ((output, "-o"), (relief_out, "--relief")):
         if path is not None and file != "-" and same_file(path, file):

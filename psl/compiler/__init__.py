@@ -37,6 +37,8 @@ class CompileResult:
     #: when `program` is optimized: for each of its instructions, the index of the -O0
     #: instruction it comes from (its source span is that one's)
     origin: list[int] | None = None
+    #: the source span of each -O0 instruction (None where it has none)
+    spans: list[Span | None] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -70,7 +72,47 @@ def check_source(source: str, optimize: int = 0) -> CompileResult:
                         "for the original world, shorten the program: every operation, value "
                         "and assignment is an instruction")
             result.diagnostics.append(make("N004", Span.start(), why=why, hint=hint))
+    if result.program is not None:
+        spent = work_budget_diagnostic(result)
+        if spent is not None:
+            result.diagnostics.append(spent)
+            result.diagnostics.sort(
+                key=lambda d: (not d.is_error, d.span.line, d.span.column, d.code))
     return result
+
+
+def _loops(program: Program) -> bool:
+    """Whether any jump goes backwards: without one a pixel executes each instruction at
+    most once, fewer than the work budget."""
+    for k, ins in enumerate(program.instructions):
+        if ins.op in (Op.JUMP, Op.CONDJUMP) and ins.operand[0] <= 2 * k:
+            return True
+    return False
+
+
+def work_budget_diagnostic(result: CompileResult) -> Diagnostic | None:
+    """W014 when sample pixels of the reference frame (psl.vm.samples: the corners and the
+    centre) reach the work budget (docs/spec.md §7.2), at the instruction they stop at."""
+    from psl.vm.samples import run_samples
+
+    program = result.program
+    assert program is not None
+    if len(program.instructions) < LIMITS.steps and not _loops(program):
+        return None
+    sampled = run_samples(program.slots())
+    spent = [p for p in sampled.pixels if p.hit_work_budget]
+    if not spent:
+        return None
+    index = min(spent[0].stop_index, len(program.instructions) - 1)
+    if result.origin is not None:
+        index = result.origin[index]
+    span = result.spans[index] if 0 <= index < len(result.spans) else None
+    n = len(sampled.pixels)
+    whom = (f"all {n} sample pixels" if len(spent) == n else
+            f"{len(spent)} of {n} sample pixels (" +
+            ", ".join(f"{p.x}, {p.y}" for p in spent) + ")")
+    return make("W014", span or Span.start(), whom=whom, s="" if len(spent) > 1 else "s",
+                limit=LIMITS.steps)
 
 
 def original_format_problem(program: Program) -> str:
@@ -125,6 +167,7 @@ def compile_source(source: str, lint: bool = True, optimize: int = 0) -> Compile
                              limit=LIMITS.registers))
         return CompileResult(None, diags, tree)
     result = _result(linked, diags, tree)
+    result.spans = [ins.span for ins in linked.code]
     if lint:
         code_sites = [s for item, s in zip(items, sites, strict=True) if isinstance(item, Ins)]
         _infer(result, [ins.span for ins in linked.code], code_sites)

@@ -135,10 +135,13 @@ def _arity_groups() -> list[tuple[int, list[int]]]:
     return sorted(groups.items())
 
 
-def context(max_jumps: int = registry.LIMITS.jumps) -> dict[str, object]:
+def context(max_jumps: int = registry.LIMITS.jumps,
+            max_steps: int = registry.LIMITS.steps) -> dict[str, object]:
     """Template variables of every GLSL output."""
     if max_jumps < 0:
         raise ValueError("max_jumps must be >= 0")
+    if not 0 <= max_steps < 2**32:
+        raise ValueError("max_steps must be between 0 and 2^32 - 1")
     limits = registry.LIMITS
     max_arity = max(b.arity for b in registry.BUILTINS)
     if max_arity > len(ARG_NAMES):
@@ -147,6 +150,7 @@ def context(max_jumps: int = registry.LIMITS.jumps) -> dict[str, object]:
     cases = builtin_cases()
     return {
         "max_jumps": max_jumps,
+        "max_steps": max_steps,
         "slots": limits.slots,
         "registers": limits.registers,
         "stack": limits.stack,

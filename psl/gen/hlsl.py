@@ -87,13 +87,17 @@ def _arity_groups() -> list[tuple[int, list[int]]]:
     return sorted(groups.items())
 
 
-def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False) -> dict[str, object]:
+def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False,
+            max_steps: int = registry.LIMITS.steps) -> dict[str, object]:
     """Template variables of every HLSL output."""
     if max_jumps < 0:
         raise ValueError("max_jumps must be >= 0")
+    if not 0 <= max_steps < 2**32:
+        raise ValueError("max_steps must be between 0 and 2^32 - 1")
     limits = registry.LIMITS
     ctx = {
         "max_jumps": max_jumps,
+        "max_steps": max_steps,
         "audiolink": audiolink,
         "slots": limits.slots,
         "registers": limits.registers,

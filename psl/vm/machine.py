@@ -43,6 +43,14 @@ class Stats:
     max_stack: int  # deepest stack pointer reached by any pixel
     registers: int  # highest PUSHVAR/SETVAR register + 1 in the program
     groups: int = 0  # how many pixel groups the scheduler ran (a cost measure)
+    #: bool [H][W]: stopped because it executed max_steps instructions (the work budget);
+    #: None from callers that predate the budget (read as no pixel)
+    hit_work_budget: np.ndarray | None = None
+
+    @property
+    def spent(self) -> np.ndarray:
+        return (np.zeros(self.jumps.shape, bool) if self.hit_work_budget is None
+                else self.hit_work_budget)
 
     def summary(self) -> dict[str, float | int | bool]:
         return {
@@ -52,6 +60,7 @@ class Stats:
             "jumps_per_pixel_max": int(self.jumps.max()),
             "pixels_hit_jump_limit": int(self.hit_jump_limit.sum()),
             "hit_jump_limit": bool(self.hit_jump_limit.any()),
+            "pixels_hit_work_budget": int(self.spent.sum()),
             "max_stack": int(self.max_stack),
             "registers": int(self.registers),
         }
@@ -121,7 +130,7 @@ class Group:
     """Pixels at one slot index with one stack pointer, and their state."""
 
     __slots__ = ("pc", "idx", "regs", "stack", "sp", "ex", "jb", "exbase", "jbase", "jmax",
-                 "deep")
+                 "exmax", "deep")
 
     def __init__(self, pc: int, idx: np.ndarray, regs: dict, stack: list, sp: int,
                  exbase: np.ndarray, jbase: np.ndarray, deep: int):
@@ -135,6 +144,7 @@ class Group:
         self.exbase = exbase
         self.jbase = jbase
         self.jmax = int(jbase.max()) if len(jbase) else 0
+        self.exmax = int(exbase.max()) if len(exbase) else 0  # the busiest pixel's count
         self.deep = deep
 
     @property
@@ -144,6 +154,7 @@ class Group:
     def settle(self) -> None:
         if self.ex:
             self.exbase = self.exbase + self.ex
+            self.exmax += self.ex
             self.ex = 0
         if self.jb:
             self.jbase = self.jbase + self.jb
@@ -190,18 +201,22 @@ class Frame:
     """One execution of a program over every pixel of a frame."""
 
     def __init__(self, code: Code, inputs: Inputs, max_jumps: int,
-                 pixels: tuple[np.ndarray, np.ndarray] | None = None):
+                 pixels: tuple[np.ndarray, np.ndarray] | None = None,
+                 max_steps: int = LIMITS.steps):
         """`pixels`: (u, v) float32 arrays of the pixels to run, instead of every pixel of
         the frame (`psl check --stats` samples a few); results are in that order."""
         self.code = code
         self.inputs = inputs
         self.max_jumps = max_jumps
+        self.max_steps = max_steps
         self.u, self.v = inputs.uv_grid() if pixels is None else pixels
         n = len(self.u)
         self.out = np.zeros((4, n), F32)
         self.exec = np.zeros(n, np.int64)
         self.jumps = np.zeros(n, np.int64)
         self.hit = np.zeros(n, bool)
+        self.spent = np.zeros(n, bool)  # stopped by the work budget
+        self.stop_pc = np.zeros(n, np.int64)  # the slot index each pixel stopped at
         self.width = np.zeros(n, np.int8)  # the result's width before its NaN lanes are zeroed
         self.deep = 0
         self.groups_run = 0
@@ -226,7 +241,7 @@ class Frame:
                 self.groups_run += 1
                 pending.extend(self.step_group(g, limit))
 
-    def finish(self, g: Group, hit: bool) -> None:
+    def finish(self, g: Group, hit: bool, spent: bool = False) -> None:
         g.settle()
         g.sp -= 1
         v = g.stack[g.sp % STACK]
@@ -241,6 +256,8 @@ class Frame:
         self.exec[g.idx] = g.exbase
         self.jumps[g.idx] = g.jbase
         self.hit[g.idx] = hit
+        self.spent[g.idx] = spent
+        self.stop_pc[g.idx] = g.pc
         self.deep = max(self.deep, g.deep)
 
     def _jumped(self, g: Group) -> list[Group] | None:
@@ -257,6 +274,18 @@ class Frame:
         self.finish(stop, True)
         return [g.subset(np.flatnonzero(~over))]
 
+    def _spent(self, g: Group) -> list[Group]:
+        """Before an instruction, when g's busiest pixel has used the work budget: retire
+        the pixels that have (§7.2); returns the group of the others."""
+        g.settle()
+        over = g.exbase >= self.max_steps
+        if over.all():
+            self.finish(g, False, True)
+            return []
+        stop = g.subset(np.flatnonzero(over))
+        self.finish(stop, False, True)
+        return [g.subset(np.flatnonzero(~over))]
+
     def step_group(self, g: Group, limit: int) -> list[Group]:
         """Run g until it reaches `limit` (another group's slot index), splits or ends.
         Returns the groups still running."""
@@ -269,6 +298,8 @@ class Frame:
         ex = 0
         deep = g.deep
         zero = values.ZERO4
+        # instructions this call may run before its busiest pixel reaches the budget
+        room = self.max_steps - g.exmax - g.ex
         try:
             while True:
                 if pc >= SLOTS:  # the slot loop ends (`i < LIMITS.slots`)
@@ -281,6 +312,12 @@ class Frame:
                 if pc >= limit:
                     g.pc, g.sp = pc, sp
                     return [g]
+                if ex >= room:
+                    g.pc, g.sp = pc, sp
+                    g.ex += ex
+                    ex = 0
+                    g.deep = deep
+                    return self._spent(g)
                 op, data = ops[pc]
                 if op == 0:
                     g.pc, g.sp = pc, sp
@@ -333,6 +370,7 @@ class Frame:
                     rest = self._jumped(g)
                     if rest is not None:
                         return rest
+                    room = self.max_steps - g.exmax - g.ex
                     continue
                 elif op == _CONDJUMP:
                     sp -= 1
@@ -349,6 +387,7 @@ class Frame:
                             rest = self._jumped(g)
                             if rest is not None:
                                 return rest
+                            room = self.max_steps - g.exmax - g.ex
                             continue
                     else:
                         g.pc, g.sp = pc, sp
@@ -397,7 +436,8 @@ def tile_pixels(registers: int) -> int:
 def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
             code: Code | None = None,
             on_tile: Callable[[int], None] | None = None,
-            tile: int | None = None) -> tuple[np.ndarray, Stats]:
+            tile: int | None = None, max_steps: int = LIMITS.steps
+            ) -> tuple[np.ndarray, Stats]:
     """Run a program (float32 slots [n][4]) for every pixel, a tile of pixels at a time
     (each pixel runs alone, so tiles change nothing but the memory held at once).
 
@@ -413,26 +453,28 @@ def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
     exec_ = np.empty(n, np.int64)
     jumps = np.empty(n, np.int64)
     hit = np.empty(n, bool)
+    spent = np.empty(n, bool)
     deep = groups = 0
     step = min(tile_pixels(code.registers), tile or n)
     for a in range(0, n, step):
         b = min(n, a + step)
-        frame = Frame(code, inputs, max_jumps, pixels=(u[a:b], v[a:b]))
+        frame = Frame(code, inputs, max_jumps, pixels=(u[a:b], v[a:b]), max_steps=max_steps)
         frame.run()
         out[a:b] = frame.out.T
         exec_[a:b], jumps[a:b], hit[a:b] = frame.exec, frame.jumps, frame.hit
+        spent[a:b] = frame.spent
         deep, groups = max(deep, frame.deep), groups + frame.groups_run
         del frame
         if on_tile is not None:
             on_tile(b - a)
     img = out.reshape(h, w, 4)
     stats = Stats(exec_.reshape(h, w), jumps.reshape(h, w), hit.reshape(h, w), deep,
-                  code.registers, groups)
+                  code.registers, groups, spent.reshape(h, w))
     return img, stats
 
 
-def execute_texture(texels: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps
-                    ) -> tuple[np.ndarray, Stats]:
+def execute_texture(texels: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
+                    max_steps: int = LIMITS.steps) -> tuple[np.ndarray, Stats]:
     """Run a program given as the program texture the world uploads (float32
     [height][width][4], `bytecode.to_texture`), read as the shader reads it."""
-    return execute(from_texture(texels), inputs, max_jumps)
+    return execute(from_texture(texels), inputs, max_jumps, max_steps=max_steps)

@@ -26,6 +26,7 @@ class RenderSettings:
     is_avpro: bool = False
     audiolink: np.ndarray | None = None
     max_jumps: int = LIMITS.jumps
+    max_steps: int = LIMITS.steps  # the work budget (docs/spec.md §5.4)
 
     def validate(self) -> None:
         if self.width < 1 or self.height < 1:
@@ -36,6 +37,8 @@ class RenderSettings:
             raise ValueError("fps must be positive")
         if self.max_jumps < 0:
             raise ValueError("max_jumps must not be negative")
+        if self.max_steps < 0:
+            raise ValueError("max_steps must not be negative")
 
 
 @dataclass
@@ -63,7 +66,7 @@ def frames(slots: np.ndarray, settings: RenderSettings,
             camera=settings.camera, video=settings.video, is_avpro=settings.is_avpro,
             audiolink=settings.audiolink)
         img, stats = execute(slots, inputs, settings.max_jumps, code=code, on_tile=on_tile,
-                              tile=tile)
+                             tile=tile, max_steps=settings.max_steps)
         previous = img
         yield img, stats
 

@@ -4,7 +4,7 @@ The reference VM runs frame 0 of the SPEC §9 reference settings (64 × 64, t = 
 reference camera and video textures, `self()` reading zeros) for just the sample pixels:
 by default the four corner pixels and the centre pixel. The counts are the VM's own
 statistics (SPEC §9): executed instructions, taken jumps and whether the pixel stopped at
-the jump limit.
+the jump limit or at the work budget (and at which instruction).
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ class PixelCount:
     instructions: int  # executed instructions
     jumps: int  # taken JUMPs and CONDJUMPs
     hit_jump_limit: bool  # stopped after more than max_jumps jumps
+    hit_work_budget: bool = False  # stopped after max_steps executed instructions
+    stop_index: int = -1  # the instruction it stopped at (slot index // 2)
 
 
 @dataclass(frozen=True)
@@ -88,11 +90,12 @@ class Sampled:
     width: int
     height: int
     time: float
+    max_steps: int = LIMITS.steps
 
 
 def run_samples(slots: np.ndarray, pixels: Sequence[tuple[int, int]] | None = None,
                 inputs: Inputs | None = None, max_jumps: int = LIMITS.jumps,
-                code: Code | None = None) -> Sampled:
+                code: Code | None = None, max_steps: int = LIMITS.steps) -> Sampled:
     """Run a program (float32 slots) on the pixels (x, y) of a frame (default: the corners
     and the centre of frame 0 of the reference settings) and count what each executed."""
     inputs = inputs or reference_inputs()
@@ -102,11 +105,12 @@ def run_samples(slots: np.ndarray, pixels: Sequence[tuple[int, int]] | None = No
     ys = np.array([y for _, y in pixels], np.float64)
     u = ((xs + 0.5) / inputs.width).astype(F32)  # as Inputs.uv_grid
     v = ((ys + 0.5) / inputs.height).astype(F32)
-    frame = Frame(code or decode(slots), inputs, max_jumps, pixels=(u, v))
+    frame = Frame(code or decode(slots), inputs, max_jumps, pixels=(u, v), max_steps=max_steps)
     frame.run()
     counts = tuple(
         PixelCount(int(x), int(y), float(u[k]), float(v[k]), int(frame.exec[k]),
-                   int(frame.jumps[k]), bool(frame.hit[k]))
+                   int(frame.jumps[k]), bool(frame.hit[k]), bool(frame.spent[k]),
+                   int(frame.stop_pc[k]) // 2)
         for k, (x, y) in enumerate(pixels))
     return Sampled(counts, int(frame.deep), max_jumps, inputs.width, inputs.height,
-                   inputs.time)
+                   inputs.time, max_steps)

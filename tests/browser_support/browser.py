@@ -77,6 +77,7 @@ class BrowserRender:
     executed: np.ndarray | None = None  # [height][width] executed instructions (cost mode)
     jumps: np.ndarray | None = None  # [height][width] taken jumps (cost mode)
     hit: np.ndarray | None = None  # [height][width] bool: stopped at the jump limit
+    spent: np.ndarray | None = None  # [height][width] bool: stopped at the work budget
 
 
 def frame_inputs(inputs: Inputs) -> dict[str, Any]:
@@ -110,6 +111,7 @@ class BrowserVM:
             self.console: list[str] = []
             self.renderer = ""
             self.max_jumps = -1
+            self.max_steps = registry.LIMITS.steps
             self._texture_keys: dict[str, str | None] = {}
             self.load_shader(max_jumps)
         except BaseException:
@@ -131,17 +133,19 @@ class BrowserVM:
         else:
             route.fulfill(status=404, body="not found")
 
-    def load_shader(self, max_jumps: int = registry.LIMITS.jumps) -> float:
+    def load_shader(self, max_jumps: int = registry.LIMITS.jumps,
+                    max_steps: int = registry.LIMITS.steps) -> float:
         """Generate vm.frag / vm.vert with psl-gen's library function and compile them in
         the page (a no-op when already loaded); returns the seconds it took."""
-        if max_jumps == self.max_jumps:
+        if max_jumps == self.max_jumps and max_steps == self.max_steps:
             return 0.0
-        files = glsl.TARGET.render(max_jumps=max_jumps)
+        files = glsl.TARGET.render(max_jumps=max_jumps, max_steps=max_steps)
         start = time.perf_counter()
         self.renderer = self.page.evaluate(
             "([frag, vert]) => window.pslHarness.init(frag, vert)",
             [files["vm.frag"], files["vm.vert"]])
         self.max_jumps = max_jumps
+        self.max_steps = max_steps
         self._texture_keys = {}
         return time.perf_counter() - start
 
@@ -181,6 +185,7 @@ class BrowserVM:
                 r.executed = cost[..., 0].astype(np.int64)
                 r.jumps = cost[..., 1].astype(np.int64)
                 r.hit = cost[..., 2] > 0.5
+                r.spent = cost[..., 3] > 1.5
             out.append(r)
         return out
 

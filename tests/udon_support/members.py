@@ -267,6 +267,9 @@ MEMBERS: list[Member] = [
     # VRChat
     _prop("VRC.SDKBase.Networking", "LocalPlayer", "VRC.SDKBase.VRCPlayerApi", static=True),
     _prop("VRC.SDKBase.Networking", "IsMaster", "bool", static=True),
+    _prop("VRC.SDKBase.Networking", "IsInstanceOwner", "bool", static=True),
+    _prop("VRC.SDKBase.Networking", "InstanceOwner", "VRC.SDKBase.VRCPlayerApi", static=True),
+    _method("VRC.SDKBase.VRCPlayerApi", "IsValid", (), "bool"),
     _prop("VRC.SDKBase.VRCPlayerApi", "displayName", "string"),
     _method("VRC.SDKBase.VRCPlayerApi", "Immobilize", ("bool",), "void"),
     _method("VRC.SDKBase.Networking", "IsOwner", ("VRC.SDKBase.VRCPlayerApi",
@@ -290,6 +293,8 @@ MEMBERS: list[Member] = [
     _method("VRC.SDK3.Persistence.PlayerData", "SetString", ("string", "string"), "void",
             static=True),
     _prop(f"{UE}.Time", "time", "float", static=True),
+    _prop(f"{UE}.Time", "deltaTime", "float", static=True),
+    _prop(f"{UE}.Time", "smoothDeltaTime", "float", static=True),
     _prop("System.Text.Encoding", "UTF8", "System.Text.Encoding", static=True),
     _method("System.Text.Encoding", "GetBytes", ("string",), "byte[]"),
     _method("System.Text.Encoding", "GetByteCount", ("string",), "int"),

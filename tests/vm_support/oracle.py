@@ -193,7 +193,8 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
 LARGEST = set(range(1, 26)) | {37, 39, 40} | set(range(50, 60))
 
 
-def run_pixel(slots: np.ndarray, px: dict, max_jumps: int = LIMITS.jumps) -> np.ndarray:
+def run_pixel(slots: np.ndarray, px: dict, max_jumps: int = LIMITS.jumps,
+              max_steps: int = LIMITS.steps) -> np.ndarray:
     prog = np.zeros((LIMITS.slots + 2, 4), F)
     arr = np.asarray(slots, F).reshape(-1, 4)[: LIMITS.slots]
     prog[: len(arr)] = arr
@@ -201,6 +202,7 @@ def run_pixel(slots: np.ndarray, px: dict, max_jumps: int = LIMITS.jumps) -> np.
     sp = 0
     vtab = [np.zeros(4, F) for _ in range(LIMITS.registers)]
     j = 0
+    e = 0  # executed instructions (the work budget, SPEC §7.2)
 
     def push(v):
         nonlocal sp
@@ -216,11 +218,14 @@ def run_pixel(slots: np.ndarray, px: dict, max_jumps: int = LIMITS.jumps) -> np.
     while i < LIMITS.slots:
         if j > max_jumps:
             break
+        if e >= max_steps:
+            break
         op = to_uint(float(np.round(prog[i][0])))
         o = prog[i + 1]
         n = to_uint(float(np.round(o[0])))
         if op == 0:
             break
+        e += 1
         if op == Op.PUSHCONST:
             push(o)
         elif op == Op.PUSHVAR:

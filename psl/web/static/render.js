@@ -3,7 +3,7 @@
 //
 // Frames ping-pong between two RGBA32F targets: the shader reads the previous one as
 // self(). In 'cost' mode the same pass also writes the cost frame (executed instructions,
-// jumps, jump-limit flag per pixel) into a third target, so the overlay costs nothing extra
+// jumps, jump-limit flag, work-budget flag per pixel) into a third target, so the overlay costs nothing extra
 // and never changes what self() programs compute.
 
 // A triangle that covers the viewport (no vertex buffer); relief.js presents with it too.
@@ -15,7 +15,7 @@ void main() {
 `;
 
 // Draws a float frame to the canvas: colours clamped to [0, 1] with alpha 1 (a float3
-// colour has alpha 0), or the cost overlay as a heat map (magenta: jump limit hit).
+// colour has alpha 0), or the cost overlay as a heat map (magenta: jump limit or work budget hit).
 const PRESENT_FRAGMENT = `#version 300 es
 precision highp float;
 uniform highp sampler2D u_frame;
@@ -28,7 +28,7 @@ void main() {
     ivec2 at = ivec2(gl_FragCoord.xy * vec2(size) / u_canvas);
     vec4 c = texelFetch(u_frame, clamp(at, ivec2(0), size - 1), 0);
     if (u_cost == 1) {
-        if (c.z > 0.5) { color = vec4(1.0, 0.0, 1.0, 1.0); return; }
+        if (c.z > 0.5 || c.w > 1.5) { color = vec4(1.0, 0.0, 1.0, 1.0); return; }
         float t = clamp(log2(1.0 + c.x) / u_cost_scale, 0.0, 1.0);
         color = vec4(clamp(vec3(3.0 * t, 3.0 * t - 1.0, 3.0 * t - 2.0), 0.0, 1.0), 1.0);
         return;
