@@ -1,5 +1,6 @@
 """Udon externs per event of the world's small behaviours (SyncCode, ExampleButton, TypingLock,
-ScreenQuality, ListingView, ReliefQuality): a static upper bound, plus the compile they start.
+ScreenQuality, ListingView, ReliefQuality, FrameGuard): a static upper bound, plus the compile
+they start.
 
 Each event's own cost is bounded by the extern sites (tests/udon_support checker, as
 UdonSharp 1.x names them) of every method the event can reach inside its class, each counted
@@ -31,7 +32,7 @@ from tests.udon_support.checker import check_project  # noqa: E402
 from tests.udon_support.scripts import generated_scripts  # noqa: E402
 
 BEHAVIOURS = ("SyncCode", "ExampleButton", "TypingLock", "ScreenQuality", "ListingView",
-              "ReliefQuality")
+              "ReliefQuality", "FrameGuard")
 #: loops an event runs a fixed number of times: (class, event) -> (method, times, and the
 #: methods inside it that loop again: name -> iterations)
 LOOPS = {("ListingView", "Update"): ("Step", udonsharp.LISTING_PER_FRAME, {"MaskLetters": 4})}

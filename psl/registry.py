@@ -425,3 +425,33 @@ def validate() -> None:
         assert b.name not in KEYWORDS
         assert (b.dim == 0) == (b.result in (ResultDim.LARGEST, ResultDim.MASK))
         assert b.extension or 1 <= b.id <= 64, "core builtins take ids 1-64"
+
+
+@dataclass(frozen=True)
+class FrameGuardDefaults:
+    """The world's per-player frame-rate guard (templates/udonsharp/FrameGuard.cs.j2): its
+    creator settings' defaults, rendered into the behaviour's serialized fields and written
+    into both prefabs (docs/world-setup.md §14). Frame times are Time.smoothDeltaTime, in
+    seconds; frames are Update() calls of the player's own client."""
+
+    # Step up only while every frame of `hold_up_frames` stays under this: 50 fps, so any
+    # display running at 60 Hz or faster (every VR headset, most desktops) can climb.
+    climb_below_s: float = 0.020
+    # Step down once `hold_down_frames` frames in a row are over this: 40 fps, where a VR
+    # headset is deep in reprojection. The band between the two is the hysteresis: a frame
+    # time inside it neither raises nor lowers the resolution.
+    drop_above_s: float = 0.025
+    # At the lowest resolution, pause the screens once `hold_down_frames` frames in a row are
+    # over this: 20 fps, an instance no one can use.
+    pause_above_s: float = 0.050
+    hold_up_frames: int = 60  # about 1 s at 60 fps before each step up
+    hold_down_frames: int = 20  # a third of a second at 60 fps, 1 s at 20 fps
+    # Frames ignored after every switch (a program change, a step, a resume): the smoothed
+    # frame time still holds the previous resolution's cost for a few frames.
+    settle_frames: int = 10
+    # The highest resolution (pixels per side) the guard steps up to until a quality button
+    # sets another: the package's default resolution.
+    ceiling: int = 256
+
+
+FRAME_GUARD = FrameGuardDefaults()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from psl.gen.unity import package as pkg
+from psl.gen.unity.sdk import SDK_RANGE
 from psl.gen.unity.serialization import guid_for
 
 NAME = pkg.DEFAULT_NAME
@@ -164,7 +165,7 @@ def test_manifest_fields(outputs: pkg.Outputs) -> None:
         assert manifest.get(key), key
     assert manifest["name"] == NAME
     assert manifest["unity"] == "2022.3"
-    assert manifest["vpmDependencies"] == {"com.vrchat.worlds": "^3.5.0"}
+    assert manifest["vpmDependencies"] == {"com.vrchat.worlds": SDK_RANGE}  # sdk.py
     assert pkg.SEMVER_RE.match(manifest["version"])
     assert manifest["license"] == "MIT"
     assert manifest["url"] == BASE_URL + outputs.zip.name

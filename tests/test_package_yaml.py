@@ -276,7 +276,8 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
     names = _by_name(prefab)
     button = next(c for c in _components(prefab, names["CompileButton"])
                   if _script(c) == BUILTIN_ASSETS["Button"].guid)
-    (call,) = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
+    # the compile, then the frame-rate guard's ProgramChanged (test_package_guard.py)
+    call, _guard_call = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
     assert call["m_Target"]["fileID"] == proxy["_udonSharpBackingUdonBehaviour"]["fileID"]
     assert call["m_TargetAssemblyTypeName"] == "VRC.Udon.UdonBehaviour, VRC.Udon"
     assert call["m_MethodName"] == "SendCustomEvent"
@@ -342,9 +343,9 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves and one per
-    # example and relief button
-    assert count == 6 + len([n for n in _by_name(prefab)
+    # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves, FrameGuard
+    # and one per example and relief button
+    assert count == 7 + len([n for n in _by_name(prefab)
                              if n.startswith(("Example_", "Relief_"))])
 
 

@@ -15,7 +15,8 @@ from tests.csharp_support import build as csbuild
 from tests.csharp_support.lint import lint
 
 FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs", "TypingLock.cs", "ScreenQuality.cs",
-         "ListingView.cs", "ProgramLoader.cs", "ProgramSaves.cs", "ReliefQuality.cs")
+         "ListingView.cs", "ProgramLoader.cs", "ProgramSaves.cs", "ReliefQuality.cs",
+         "FrameGuard.cs")
 
 
 def test_render_is_deterministic_and_complete():

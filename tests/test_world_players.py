@@ -308,3 +308,103 @@ def test_a_quality_button_switches_every_screen(host, pressed):
     (got,) = session(host, ("quality", str(pressed)))
     assert got["screens"] == [pressed] * 3
     assert got["modes"] == ["Realtime" if k == pressed else "OnDemand" for k in range(4)]
+
+
+# ------------------------------------------------------------------ owner controls (issue 37)
+
+
+def test_the_owner_locks_sharing_and_others_are_refused(host):
+    """The instance owner's lock: others' Share is refused with a note (their text still
+    runs for them, nothing reaches the followers); the owner can still share, rate limited
+    like anyone; unlocked, others share again."""
+    interval = str(udonsharp.SHARE_INTERVAL_S)
+    o_locked, a_refused, b_before, o_shared, b_after, o_soon, a_open = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "O", DEFAULT), ("join", "B", DEFAULT),
+        ("instanceowner", "O"),
+        ("send", "O", "ToggleLock"), ("state", "O"),
+        ("type", "A", THEIRS), ("send", "A", "Share"), ("state", "A"), ("state", "B"),
+        ("type", "O", OTHER), ("send", "O", "Share"), ("state", "O"), ("state", "B"),
+        ("send", "O", "Share"), ("state", "O"),
+        ("send", "O", "ToggleLock"), ("clock", interval), ("send", "A", "Share"),
+        ("state", "B"),
+    )
+    assert o_locked["owner"] and "You locked sharing" in o_locked["info"]
+    assert a_refused["serializations"] == 0 and "Not shared" in a_refused["info"]
+    assert "O locked sharing" in a_refused["info"]
+    assert a_refused["upload"] != b_before["upload"], "the refused text runs for its author"
+    assert b_before["text"] == DEFAULT
+    assert b_after["upload"] == o_shared["upload"] and "O" in b_after["info"]
+    assert "Not shared: one share every" in o_soon["info"], "the owner is rate limited too"
+    assert a_open["upload"] == a_refused["upload"] and "A" in a_open["info"]
+
+
+def test_a_player_who_is_not_the_owner_cannot_lock_or_clear(host):
+    a_lock, a_clear, c = session(
+        host,
+        ("join", "M", DEFAULT), ("join", "O", DEFAULT), ("join", "A", DEFAULT),
+        ("join", "B", DEFAULT), ("join", "C", DEFAULT),
+        ("instanceowner", "O"),  # present: the master (M) is no owner then
+        ("send", "A", "ToggleLock"), ("state", "A"),
+        ("send", "M", "ToggleLock"),
+        ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("send", "A", "ClearShared"), ("state", "A"),
+        ("send", "M", "ClearShared"), ("state", "C"),
+    )
+    assert "Only the instance owner" in a_lock["info"] and a_lock["serializations"] == 0
+    assert "Only the instance owner" in a_clear["info"] and a_clear["serializations"] == 0
+    assert c["text"] == THEIRS and "Running B's shared program" in c["info"]
+
+
+def test_the_master_moderates_where_no_instance_owner_is_present(host):
+    a, b, m = session(
+        host,
+        ("join", "M", DEFAULT), ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("send", "M", "ToggleLock"), ("type", "A", THEIRS), ("send", "A", "Share"),
+        ("state", "A"), ("state", "B"), ("state", "M"),
+    )
+    assert a["serializations"] == 0 and "M locked sharing" in a["info"]
+    assert b["text"] == DEFAULT and m["serializations"] == 1
+
+
+def test_clearing_gives_every_follower_their_own_program_back(host):
+    """The owner clears B's share: a follower who had edited runs their own text again, one
+    whose editor the share had taken gets their text back; the info line says who cleared."""
+    mine, dflt, a, c, a_back, c_back = session(
+        host,
+        ("join", "M", MINE), ("state", "M"), ("join", "D", DEFAULT), ("state", "D"),
+        ("join", "O", DEFAULT), ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("join", "C", DEFAULT), ("instanceowner", "O"),
+        ("type", "A", MINE), ("type", "B", THEIRS), ("send", "B", "Share"),
+        ("state", "A"), ("state", "C"),
+        ("send", "O", "ClearShared"), ("state", "A"), ("state", "C"),
+    )
+    assert a["text"] == MINE and a["upload"] == c["upload"] != mine["upload"]
+    assert a_back["text"] == MINE and a_back["upload"] == mine["upload"]
+    assert c_back["text"] == DEFAULT and c_back["upload"] == dflt["upload"]
+    for got in (a_back, c_back):
+        assert "O cleared the shared program" in got["info"] and got["serializations"] == 0
+
+
+@pytest.mark.parametrize("join", ["join", "joinearly"])
+def test_a_late_joiner_after_a_clear_gets_nothing_to_run(host, join):
+    dflt, c, loaded = session(
+        host,
+        ("join", "D", DEFAULT), ("state", "D"), ("join", "O", DEFAULT),
+        ("join", "B", DEFAULT), ("instanceowner", "O"),
+        ("type", "B", THEIRS), ("send", "B", "Share"), ("send", "O", "ClearShared"),
+        (join, "C", DEFAULT), ("state", "C"),
+        ("send", "C", "LoadShared"), ("state", "C"),
+    )
+    assert c["text"] == DEFAULT and c["upload"] == dflt["upload"]
+    assert "cleared" in c["info"] and "Running" not in c["info"]
+    assert loaded["text"] == DEFAULT and "nothing to load" in loaded["info"]
+
+
+def test_a_cleared_share_carries_no_text():
+    """The synced state after a clear holds no program: SyncCode empties the text."""
+    text = udonsharp.TARGET.render()["SyncCode.cs"]
+    clear = text[text.index("public void ClearShared()"):]
+    clear = clear[:clear.index("\n    }\n")]
+    assert 'syncedSource = "";' in clear and "syncedCleared = true;" in clear
+    assert "RequestSerialization();" in clear

@@ -18,7 +18,7 @@ from psl.gen.target import Target
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
                                 "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves",
-                                "ReliefQuality")
+                                "ReliefQuality", "FrameGuard")
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
@@ -29,6 +29,13 @@ SHARE_EVENT, LOAD_SHARED_EVENT, RESTORE_EVENT, FOLLOW_EVENT = (
     "Share", "LoadShared", "Restore", "FollowChanged")
 PIN_EVENT = "PinChanged"
 QUALITY_EVENT = "Apply"
+#: SyncCode's owner controls (the instance owner, or the master where none is present): lock
+#: sharing (a toggle: others' Share is refused) and clear the shared program for everyone
+LOCK_EVENT, CLEAR_EVENT = "ToggleLock", "ClearShared"
+#: FrameGuard's events: a new program is about to run (the Compile button sends it too) and
+#: the paused note's button; what the note says
+GUARD_PROGRAM_EVENT, GUARD_RUN_ANYWAY_EVENT = "ProgramChanged", "RunAnyway"
+GUARD_PAUSED_MESSAGE = "paused: this program costs more than your GPU can give"
 #: a relief-quality button -> ReliefQuality.Apply (puts its grid mesh on the screens)
 RELIEF_EVENT = "Apply"
 #: ListingView's event (the Listing button), its line cap and instructions per frame
@@ -46,6 +53,13 @@ SHARE_INTERVAL_S = 10
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
 #: exact count (shared udon_cost benchmark, bench/udon_cost.py) stays under 2,500 per event.
 SLICE_BUDGET = 1800
+#: The optimizer's step sizes, in the same estimated externs: the most one of its steps
+#: plans to do (OPT_STEP_WORK; the dataflow solver's pieces, OPT_SOLVE_WORK). An event runs
+#: steps while it has budget left, so it can end up to one step past it: a smaller step
+#: keeps the largest event further under 2,500 for a few more steps (and their tests) a
+#: compile (bench/results/udon-cost-limits.md).
+OPT_STEP_WORK = 400
+OPT_SOLVE_WORK = 400
 #: The lexer's estimate of its own cost (externs per character looked at, per token made).
 LEX_COST_CHAR = 5
 LEX_COST_TOKEN = 24
@@ -292,6 +306,8 @@ def context() -> dict[str, object]:
         "char_classes": CHAR_CLASSES,
         "parts": PARTS,
         "slice_budget": SLICE_BUDGET,
+        "opt_step_work": OPT_STEP_WORK,
+        "opt_solve_work": OPT_SOLVE_WORK,
         "lex_cost_char": LEX_COST_CHAR,
         "lex_cost_token": LEX_COST_TOKEN,
         "lex_cost_name": LEX_COST_NAME,
@@ -301,6 +317,8 @@ def context() -> dict[str, object]:
         "relief_event": RELIEF_EVENT,
         "follow_default": FOLLOW_DEFAULT,
         "share_interval": SHARE_INTERVAL_S,
+        "guard": registry.FRAME_GUARD,
+        "guard_paused_message": GUARD_PAUSED_MESSAGE,
         "optimize_default": OPTIMIZE_DEFAULT,
         "listing_lines": LISTING_LINES,
         "listing_per_frame": LISTING_PER_FRAME,

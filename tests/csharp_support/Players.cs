@@ -25,6 +25,16 @@
 //   quality K          three screens, four resolutions: the quality button of resolution K
 //                      (0..3) is pressed; prints which material each screen shows and each
 //                      render texture's update mode
+// Each player also has a frame-rate guard (FrameGuard) over one screen and four resolutions
+// (64, 128, 256, 512), told of programs by SyncCode and the examples, with its own quality
+// buttons wired to it:
+//   frametime NAME S   what Time.smoothDeltaTime (and deltaTime) return on NAME's frames
+//   frames N           N frames: every player's guard sees one Update() each (no clock)
+//   press NAME K       NAME's quality button of resolution K (0..3): the guard's ceiling
+//   anyway NAME        NAME presses "Run anyway" on the paused note
+//   guard NAME         prints one JSON line (see GuardState); its trace restarts
+// Owner controls: the first player to join is the master;
+//   instanceowner NAME the instance owner (NAME, or "-": none present)
 
 using System;
 using System.Collections.Generic;
@@ -46,6 +56,21 @@ public static class Players
         public Toggle Follow;
         public Toggle Pin;
         public Text Info;
+        public FrameGuard Guard;
+        public MeshRenderer Screen;
+        public Material[] Materials;
+        public CustomRenderTexture[] Buffers;
+        public ScreenQuality[] QualityButtons;
+        public UnityEngine.GameObject Note;
+        public Text NoteText;
+        public float FrameTime = 1f / 60f;
+        // the guard's trace since the last `guard` command
+        public int Frames;
+        public int MaxSize;
+        public int MinSize = int.MaxValue;
+        public int Changes;
+        public int PausedAt = -1;
+        public int LastSize;
         public int Serializations;
         public string Running = ""; // the source of the last program uploaded to its screen
     }
@@ -112,6 +137,7 @@ public static class Players
         c.Name = name;
         c.Player = new VRC.SDKBase.VRCPlayerApi();
         c.Player.displayName = name;
+        VRC.SDKBase.VRCPlayerApi.Present.Add(c.Player);
         c.Field = new InputField();
         c.Field.text = text;
         c.Compiler = new Compiler();
@@ -126,12 +152,20 @@ public static class Players
         c.Sync.compiler = c.Compiler;
         c.Sync.sharedInfo = c.Info;
         c.Sync.follow = c.Follow;
+        AddGuard(c);
+        c.Sync.guard = c.Guard;
+        if (VRC.SDKBase.Networking.Master == null)
+        {
+            VRC.SDKBase.Networking.Master = c.Player; // the first to join
+        }
         c.Pin = new Toggle();
         c.Lock = new TypingLock();
         c.Lock.input = c.Field;
         c.Lock.pin = c.Pin;
         Clients.Add(c);
         As(c);
+        Invoke(c.Guard, "Start");
+        c.LastSize = ShownSize(c);
         if (early && network != null)
         {
             Receive(c, network);
@@ -142,6 +176,119 @@ public static class Players
             Receive(c, network);
         }
         return c;
+    }
+
+    private static readonly int[] Sizes = { 64, 128, 256, 512 };
+
+    private static void AddGuard(Client c)
+    {
+        c.Screen = new MeshRenderer();
+        c.Materials = new Material[Sizes.Length];
+        c.Buffers = new CustomRenderTexture[Sizes.Length];
+        for (int k = 0; k < Sizes.Length; k++)
+        {
+            c.Materials[k] = new Material();
+            c.Buffers[k] = new CustomRenderTexture();
+            // as the package ships them: only the default resolution (256) updates at load
+            c.Buffers[k].updateMode = Sizes[k] == 256 ? CustomRenderTextureUpdateMode.Realtime
+                : CustomRenderTextureUpdateMode.OnDemand;
+        }
+        c.Screen.sharedMaterial = c.Materials[2];
+        c.Note = new UnityEngine.GameObject();
+        c.Note.SetActive(false); // the prefab's note starts hidden
+        c.NoteText = new Text();
+        c.Guard = new FrameGuard();
+        c.Guard.screens = new MeshRenderer[] { c.Screen };
+        c.Guard.screenMaterials = c.Materials;
+        c.Guard.buffers = c.Buffers;
+        c.Guard.sizes = Sizes;
+        c.Guard.compiler = c.Compiler;
+        c.Guard.pausedNote = c.Note;
+        c.Guard.pausedText = c.NoteText;
+        c.QualityButtons = new ScreenQuality[Sizes.Length];
+        for (int k = 0; k < Sizes.Length; k++)
+        {
+            ScreenQuality q = new ScreenQuality();
+            q.screens = new MeshRenderer[] { c.Screen };
+            q.screenMaterial = c.Materials[k];
+            q.buffer = c.Buffers[k];
+            q.buffers = c.Buffers;
+            q.guard = c.Guard;
+            c.QualityButtons[k] = q;
+        }
+    }
+
+    // The resolution NAME's screen shows (0: a material that is not one of the four).
+    private static int ShownSize(Client c)
+    {
+        int k = Array.IndexOf(c.Materials, c.Screen.sharedMaterial);
+        return k < 0 ? 0 : Sizes[k];
+    }
+
+    private static bool Paused(Client c)
+    {
+        foreach (CustomRenderTexture b in c.Buffers)
+        {
+            if (b.updateMode == CustomRenderTextureUpdateMode.Realtime)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // One frame for every player: their frame time, then their guard's Update.
+    private static void Frame()
+    {
+        foreach (Client c in Clients)
+        {
+            As(c);
+            Time.smoothDeltaTime = c.FrameTime;
+            Time.deltaTime = c.FrameTime;
+            Invoke(c.Guard, "Update");
+            Trace(c);
+        }
+    }
+
+    private static void Trace(Client c)
+    {
+        c.Frames++;
+        int size = ShownSize(c);
+        if (size != c.LastSize)
+        {
+            c.Changes++;
+            c.LastSize = size;
+        }
+        c.MaxSize = Math.Max(c.MaxSize, size);
+        c.MinSize = Math.Min(c.MinSize, size);
+        if (c.PausedAt < 0 && Paused(c))
+        {
+            c.PausedAt = c.Frames;
+        }
+    }
+
+    private static string GuardState(Client c)
+    {
+        StringBuilder modes = new StringBuilder("[");
+        for (int k = 0; k < c.Buffers.Length; k++)
+        {
+            modes.Append(k > 0 ? ", " : "").Append(Json(c.Buffers[k].updateMode.ToString()));
+        }
+        string line = "{\"size\": " + ShownSize(c) + ", \"paused\": " + (Paused(c) ? "true" : "false")
+            + ", \"note\": " + (c.Note.activeSelf ? "true" : "false")
+            + ", \"note_text\": " + Json(c.NoteText.text)
+            + ", \"modes\": " + modes.Append("]")
+            + ", \"frames\": " + c.Frames + ", \"max\": " + c.MaxSize
+            + ", \"min\": " + (c.MinSize == int.MaxValue ? 0 : c.MinSize)
+            + ", \"changes\": " + c.Changes + ", \"paused_at\": " + c.PausedAt
+            + ", \"ceiling\": " + c.Guard.ceiling + "}";
+        c.Frames = 0;
+        c.LastSize = ShownSize(c); // the trace starts from what the screen shows now
+        c.MaxSize = ShownSize(c);
+        c.MinSize = ShownSize(c);
+        c.Changes = 0;
+        c.PausedAt = -1;
+        return line;
     }
 
     private static Client Find(string name)
@@ -287,6 +434,9 @@ public static class Players
     public static int Run()
     {
         VRC.SDKBase.Networking.Owner = null;
+        VRC.SDKBase.Networking.Master = null;
+        VRC.SDKBase.Networking.TestInstanceOwner = null;
+        VRC.SDKBase.VRCPlayerApi.Present.Clear();
         string line;
         while ((line = Console.In.ReadLine()) != null)
         {
@@ -310,6 +460,19 @@ public static class Players
                     break;
                 case "quality":
                     Console.WriteLine(Quality(int.Parse(f[1])));
+                    continue;
+                case "frames":
+                    for (int frame = int.Parse(f[1]); frame > 0; frame--)
+                    {
+                        Frame();
+                    }
+                    continue;
+                case "guard":
+                    Console.WriteLine(GuardState(Find(f[1])));
+                    continue;
+                case "instanceowner":
+                    VRC.SDKBase.Networking.TestInstanceOwner =
+                        f[1] == "-" ? null : Find(f[1]).Player;
                     continue;
                 default:
                     Act(Find(f[1]), f[0], arg);
@@ -352,6 +515,15 @@ public static class Players
                 break;
             case "pad":
                 c.Lock.Interact();
+                break;
+            case "frametime":
+                c.FrameTime = float.Parse(arg, System.Globalization.CultureInfo.InvariantCulture);
+                break;
+            case "press":
+                c.QualityButtons[int.Parse(arg)].Apply();
+                break;
+            case "anyway":
+                c.Guard.RunAnyway();
                 break;
             case "listing":
                 ListingView view = new ListingView();

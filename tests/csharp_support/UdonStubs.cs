@@ -93,7 +93,13 @@ namespace UnityEngine
     // UnityEngine.Object / GameObject / Component (exposed: Component.gameObject).
     public class Object { }
 
-    public class GameObject : Object { }
+    // UnityEngine.GameObject (exposed: SetActive, activeSelf).
+    public class GameObject : Object
+    {
+        private bool active = true;
+        public bool activeSelf { get { return active; } }
+        public void SetActive(bool value) { active = value; }
+    }
 
     public class Component : Object
     {
@@ -228,10 +234,13 @@ namespace UnityEngine
         }
     }
 
-    // UnityEngine.Time (exposed: time). The host advances it frame by frame.
+    // UnityEngine.Time (exposed: time, deltaTime, smoothDeltaTime). The host advances time
+    // frame by frame; the players' host scripts each player's frame time (FrameGuard).
     public static class Time
     {
         public static float time;
+        public static float deltaTime = 1f / 60f;
+        public static float smoothDeltaTime = 1f / 60f;
     }
 
     // UnityEngine.Renderer / MeshRenderer (exposed: sharedMaterial get/set).
@@ -294,6 +303,8 @@ namespace VRC.SDKBase
     public class VRCPlayerApi
     {
         public bool isLocal;
+        public bool Valid = true; // IsValid: false once the player has left
+        public bool IsValid() { return Valid; }
         public string displayName = "";
         public bool Immobilized;
         public int ImmobilizeCalls;
@@ -302,6 +313,23 @@ namespace VRC.SDKBase
         {
             Immobilized = immobile;
             ImmobilizeCalls++;
+        }
+
+        public bool isInstanceOwner { get { return Networking.TestInstanceOwner == this; } }
+
+        // The players in the instance (the test host adds each one that joins).
+        public static readonly System.Collections.Generic.List<VRCPlayerApi> Present =
+            new System.Collections.Generic.List<VRCPlayerApi>();
+
+        public static int GetPlayerCount() { return Present.Count; }
+
+        public static VRCPlayerApi[] GetPlayers(VRCPlayerApi[] players)
+        {
+            for (int i = 0; i < players.Length && i < Present.Count; i++)
+            {
+                players[i] = Present[i];
+            }
+            return players;
         }
     }
 
@@ -323,11 +351,21 @@ namespace VRC.SDKBase
         public static VRCUrl Empty { get { return new VRCUrl(""); } }
     }
 
-    // VRC.SDKBase.Networking (exposed: LocalPlayer, IsOwner, SetOwner).
+    // VRC.SDKBase.Networking (exposed: LocalPlayer, IsOwner, SetOwner, IsMaster,
+    // IsInstanceOwner). Tests set Master and TestInstanceOwner (null: none here).
     public static class Networking
     {
         public static VRCPlayerApi LocalPlayer = new VRCPlayerApi { isLocal = true };
         public static VRCPlayerApi Owner = null;
+        public static VRCPlayerApi Master = null;
+        public static VRCPlayerApi TestInstanceOwner = null;
+
+        public static bool IsMaster { get { return Master != null && Master == LocalPlayer; } }
+
+        public static bool IsInstanceOwner
+        {
+            get { return TestInstanceOwner != null && TestInstanceOwner == LocalPlayer; }
+        }
 
         public static bool IsOwner(VRCPlayerApi player, UnityEngine.GameObject obj)
         {

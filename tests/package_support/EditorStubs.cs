@@ -46,6 +46,7 @@ namespace UnityEngine
     public class Shader : Object { public static Shader Find(string n) { return null; } }
     public class Texture : Object { }
     public class RenderTexture : Texture { }
+    public class CustomRenderTexture : RenderTexture { }
     public class Material : Object
     {
         public Shader shader;

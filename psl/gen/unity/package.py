@@ -28,12 +28,13 @@ from psl.gen.env import render
 from psl.gen.unity import assets as ua
 from psl.gen.unity import mesh as um
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
-from psl.gen.unity.components import camera, listing, relief, sharing
+from psl.gen.unity.components import camera, guard, listing, quality, relief, sharing
 from psl.gen.unity.components import programs as programs_panel
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
 from psl.gen.unity.layouts import original, standard
 from psl.gen.unity.reference import reference_text
+from psl.gen.unity.sdk import SDK_RANGE
 from psl.gen.unity.serialization import (
     BUILTIN_GUIDS,
     CRT_ID,
@@ -341,6 +342,14 @@ def build_package(options: PackageOptions | None = None) -> Package:
             "share_event": udonsharp.SHARE_EVENT, "load_shared_event": udonsharp.LOAD_SHARED_EVENT,
             "restore_event": udonsharp.RESTORE_EVENT, "follow_event": udonsharp.FOLLOW_EVENT,
             "pin_event": udonsharp.PIN_EVENT,
+            "lock_button": sharing.LOCK_NAME, "clear_button": sharing.CLEAR_NAME,
+            "lock_event": udonsharp.LOCK_EVENT, "clear_event": udonsharp.CLEAR_EVENT,
+        },
+        guard={
+            "object": guard.GUARD_OBJECT, "note": guard.NOTE_NAME, "text": guard.NOTE_TEXT,
+            "button": guard.RUN_ANYWAY_NAME, "quality_row": quality.QUALITY_NAME,
+            "program_event": udonsharp.GUARD_PROGRAM_EVENT,
+            "run_anyway_event": udonsharp.GUARD_RUN_ANYWAY_EVENT,
         },
         gallery_guid=gallery_guid,
         gallery_max=world_programs.GALLERY_MAX,
@@ -365,7 +374,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         "author": {"name": options.author},
         "license": "MIT",
         "keywords": ["vrchat", "udonsharp", "shader", "shaderception", "psl"],
-        "vpmDependencies": {"com.vrchat.worlds": "^3.5.0"},
+        "vpmDependencies": {"com.vrchat.worlds": SDK_RANGE},
         "samples": [{
             "displayName": "Example programs",
             "description": "The PSL programs of the example buttons, as .psl sources.",

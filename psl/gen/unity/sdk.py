@@ -36,7 +36,7 @@ SDK_APIS: tuple[SdkApi, ...] = (
            externs=("VRCSDKBaseNetworking.__get_LocalPlayer", "VRCSDKBaseNetworking.__IsOwner",
                     "VRCSDKBaseNetworking.__SetOwner", "VRCSDKBaseNetworking.__get_IsMaster",
                     "VRCSDKBaseNetworking.__get_IsInstanceOwner",
-                    "VRCSDKBaseVRCPlayerApi.", "VRCSDKBaseVRCUrl",
+                    "VRCSDKBaseVRCPlayerApi.", "VRCSDKBaseVRCPlayerApiArray.", "VRCSDKBaseVRCUrl",
                     "VRCSDK3ComponentsVRCUrlInputField",
                     "VRCSDKBaseUtilities.", "VRCUdonCommonInterfacesIUdonEventReceiver"),
            events=("OnDeserialization", "OnPostSerialization", "OnPlayerJoined",

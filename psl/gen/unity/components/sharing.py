@@ -22,6 +22,8 @@ from psl.gen.unity.serialization import color, ref
 
 SHARE_NAME, LOAD_SHARED_NAME, RESTORE_NAME = "ShareButton", "LoadSharedButton", "RestoreButton"
 FOLLOW_NAME, INFO_NAME, PIN_NAME = "FollowToggle", "SharedInfo", "StayInPlaceToggle"
+#: the owner controls (SyncCode refuses them to anyone but the instance owner, or the master)
+LOCK_NAME, CLEAR_NAME = "LockSharingButton", "ClearSharedButton"
 
 
 @dataclass
@@ -34,9 +36,10 @@ class SharingControls:
 def add_sharing_controls(b: PrefabBuilder, canvas: GameObject, wiring: Wiring,
                          sync_go: GameObject, lock_go: GameObject, *, x: float, y: float,
                          width: float) -> SharingControls:
-    """Two rows at (x, y): Share / Load shared / Restore and the Follow toggle; the info line
-    and the Stay-in-place toggle. Registers the info text and toggles in `wiring` for
-    SyncCode.sharedInfo, SyncCode.follow and TypingLock.pin."""
+    """Three rows at (x, y): Share / Load shared / Restore and the Follow toggle; the info
+    line; the Stay-in-place toggle and the owner's Lock sharing / Clear shared. Registers
+    the info text and toggles in `wiring` for SyncCode.sharedInfo, SyncCode.follow and
+    TypingLock.pin."""
     gap = 20
     w = (width - 3 * gap) / 4
     buttons = []
@@ -54,8 +57,17 @@ def add_sharing_controls(b: PrefabBuilder, canvas: GameObject, wiring: Wiring,
                                                       udonsharp.FOLLOW_EVENT)])
     info_go = b.add(INFO_NAME, canvas, rect=True, **rect(x, y + 80, width, 50))
     info = add_text(b, info_go, "", 24, color(0.95, 0.85, 0.6, 1))
+    half = (width - gap) / 2
+    for k, (name, label, event) in enumerate((
+            (LOCK_NAME, "Lock sharing", udonsharp.LOCK_EVENT),
+            (CLEAR_NAME, "Clear shared", udonsharp.CLEAR_EVENT))):
+        go, image = add_button(b, canvas, name, label,
+                               rect(x + half + gap + k * (half - gap) / 2 + k * gap, y + 140,
+                                    (half - gap) / 2, 60),
+                               color(0.9, 0.75, 0.75, 1))
+        buttons.append((go, image, event))
     pin = add_toggle(b, canvas, PIN_NAME, "Stay in place (typing never walks you)",
-                     rect(x, y + 140, width, 60), on=False,
+                     rect(x, y + 140, half, 60), on=False, font_size=24,
                      calls=[send_custom_event_call(backing_id(lock_go, "TypingLock"),
                                                    udonsharp.PIN_EVENT)])
     wiring.offer_field("sharedInfo", ref(info))

@@ -22,6 +22,11 @@ from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.compiler import add_compiler
 from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.guard import (
+    add_frame_guard,
+    also_tell_the_guard,
+    register_frame_guard,
+)
 from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import PANEL_H, PANEL_W, add_programs_panel
 from psl.gen.unity.components.quality import add_quality_buttons
@@ -84,12 +89,18 @@ def build(assets: PrefabAssets) -> str:
     compiler_go = b.add("Compiler", root, rect=False)
     sync_go = b.add("SyncCode", root, rect=False)
     lock_go = b.add("TypingLock", root, rect=False)
+    # the frame-rate guard first: every behaviour built below gets it in its `guard` field
+    guard_go = register_frame_guard(b, root, wiring)
     sharing = add_sharing_controls(b, board, wiring, sync_go, lock_go, x=340, y=1040,
                                    width=1580)
     compiler_backing = add_compiler(b, assets, wiring, compiler_go, sync_go, input_field,
                                     output_text, renderer)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    also_tell_the_guard(compile_go, guard_go)
+    # the note in front of the big screen's middle, hidden until the guard pauses the screens
+    add_frame_guard(b, root, guard_go, assets, wiring, screens,
+                    note_position=(0, 1 + SCREEN_SIZE / 2, -0.1), note_scale=0.008)
     add_listing(b, root, board, assets, wiring, rect(1640, 1260, 280, 60))
 
     add_quality_buttons(b, board, assets, wiring, screens, x=20, y=1260, width=1180)

@@ -8,6 +8,11 @@ from psl.gen.unity.components.builder import PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.camera import add_camera_input, add_camera_toggle
 from psl.gen.unity.components.compiler import add_compiler
 from psl.gen.unity.components.examples import add_examples
+from psl.gen.unity.components.guard import (
+    add_frame_guard,
+    also_tell_the_guard,
+    register_frame_guard,
+)
 from psl.gen.unity.components.listing import add_listing
 from psl.gen.unity.components.programs import add_programs_panel
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
@@ -61,12 +66,18 @@ def build(assets: PrefabAssets) -> str:
     compiler_go = b.add("Compiler", root, rect=False)
     sync_go = b.add("SyncCode", root, rect=False)
     lock_go = b.add("TypingLock", root, rect=False)
+    # the frame-rate guard first: every behaviour built below gets it in its `guard` field
+    guard_go = register_frame_guard(b, root, wiring)
     sharing = add_sharing_controls(b, canvas, wiring, sync_go, lock_go, x=20, y=1100,
                                    width=CANVAS_W - 40)
     compiler_backing = add_compiler(b, assets, wiring, compiler_go, sync_go, input_field,
                                     output_text, renderer)
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
+    also_tell_the_guard(compile_go, guard_go)
+    # the note in front of the screen's middle, hidden until the guard pauses the screen
+    add_frame_guard(b, root, guard_go, assets, wiring, [renderer],
+                    note_position=(0, 1.6, -0.05), note_scale=0.0015)
     add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
 
     # Example buttons: each loads one program into the input field and compiles it.
