@@ -108,8 +108,8 @@ def test_a_superseded_export_stops():
 
     import pytest
 
+    from psl.cancel import Cancelled, cancellable
     from psl.export import build_text
-    from psl.infer.flow import Cancelled, cancellable
 
     source = ("fun f(a) { if (a > 1) { a = a - 1; } a * 2 + uv().x }\nx = uv().y;\n"
               + "if (x > 0.5) { x = f(x); } else { x = f(x * 0.5); }\n" * 20 + "x")

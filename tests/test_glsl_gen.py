@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from psl import registry
 from psl.cli.gen import main as psl_gen
+from psl.dialect.glsl import vm as glsl_vm
 from psl.gen import glsl
 from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
 
@@ -36,13 +37,13 @@ def test_every_registry_builtin_and_operator_has_glsl():
 def test_missing_expression_fails_generation(monkeypatch):
     table = dict(BUILTIN_GLSL)
     del table["sin"]
-    monkeypatch.setattr(glsl, "BUILTIN_GLSL", table)
+    monkeypatch.setattr(glsl_vm, "BUILTIN_GLSL", table)
     with pytest.raises(glsl.MissingGlslError, match="sin"):
         glsl.TARGET.render()
 
 
 def test_unknown_unit_fails_generation(monkeypatch):
-    monkeypatch.setattr(glsl, "UNIT_INPUTS", {**UNIT_INPUTS, "sin": {"nosuchunit": "a"}})
+    monkeypatch.setattr(glsl_vm, "UNIT_INPUTS", {**UNIT_INPUTS, "sin": {"nosuchunit": "a"}})
     with pytest.raises(glsl.MissingGlslError, match="nosuchunit"):
         glsl.TARGET.render()
 

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from psl import registry
 from psl.cli.gen import main as psl_gen
+from psl.dialect.hlsl import vm as hlsl_vm
 from psl.gen import hlsl
 from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
 
@@ -64,7 +65,7 @@ def test_every_registry_builtin_and_operator_has_hlsl():
 def test_missing_expression_fails_generation(monkeypatch):
     table = dict(BUILTIN_HLSL)
     del table["sin"]
-    monkeypatch.setattr(hlsl, "BUILTIN_HLSL", table)
+    monkeypatch.setattr(hlsl_vm, "BUILTIN_HLSL", table)
     with pytest.raises(hlsl.MissingHlslError, match="sin"):
         hlsl.TARGET.render()
 

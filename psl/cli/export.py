@@ -7,12 +7,29 @@ import sys
 import click
 
 from psl.cli.common import display_name, print_diagnostics, read_source
+from psl.export.targets import TARGETS
 from psl.userfiles import same_file, write_text
+
+
+class _TargetChoice(click.Choice):
+    """The target table's names, read when the command runs (a target added to the table
+    after this module was imported is offered too)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(TARGETS)
+
+    @choices.setter
+    def choices(self, value: object) -> None:  # click.Choice.__init__ assigns it
+        pass
 
 
 @click.command("export")
 @click.argument("file")
-@click.option("--target", type=click.Choice(["unity", "hlsl", "glsl", "shadertoy"]),
+@click.option("--target", type=_TargetChoice(),
               required=True, help="the kind of shader to write")
 @click.option("-o", "--output", metavar="FILE",
               help="output file (default: stdout)")

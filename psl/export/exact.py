@@ -28,7 +28,7 @@ import numpy as np
 
 from psl import registry
 from psl.compiler import CompileResult
-from psl.export.text import dispatch, has_exact_path
+from psl.export.text import dispatch, has_exact_path, work_budget_binds
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
@@ -174,6 +174,8 @@ class ExactWriter:
     result: CompileResult
     max_jumps: int | None
     lines: list[str] = field(default_factory=list)
+    #: the work budget, when it can stop a pixel of this program (work_budget_binds)
+    max_steps: int | None = None
 
     def emit(self, pad: str, line: str) -> None:
         self.lines.append(pad + line)
@@ -213,6 +215,11 @@ class ExactWriter:
         for k in range(flow.starts[b], last + 1):
             d = flow.code[k]
             op = d.op
+            if self.max_steps is not None:  # SPEC §7.2: stop before the (budget + 1)th
+                top = stack.top()
+                result = f"psl_zero_nan({top})" if top else self.zero()
+                self.emit(pad, f"if (psl_steps >= {self.max_steps}{u}) {{ psl_result = "
+                               f"{result}; psl_block = -1; break; }} psl_steps += 1{u};")
             if op == _PUSHCONST:
                 stack.push(pad, self.vec(self.slots[2 * k + 1]))
             elif op == _PUSHVAR:
@@ -272,6 +279,9 @@ class ExactWriter:
         self.emit(pad, f"{lang.float4} psl_result = {zero};")
         if self.max_jumps is not None:
             self.emit(pad, f"uint psl_jumps = 0{lang.uint_suffix};")
+        if work_budget_binds(self.result.program, self.max_jumps):  # type: ignore[arg-type]
+            self.max_steps = LIMITS.steps
+            self.emit(pad, f"uint psl_steps = 0{lang.uint_suffix};")
         if not found.keys:  # an empty program pops the empty stack: zeros
             self.emit(pad, "return psl_result;")
             return self.lines

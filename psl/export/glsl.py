@@ -1,30 +1,31 @@
 """`psl export --target glsl`: a GLSL ES 3.00 (WebGL2) fragment shader.
 
-Builtin and operator text comes from psl.gen.glsl_builtins, the WebGL VM's: its results
-are written over shared *units* (one sqrt, one log2, ... per VM step), so a call here
-declares the units its expression needs, with the inputs the builtin chooses. The helper
-functions are the WebGL VM's own templates (templates/glsl/_*.glsl.j2), included as they
-are. Uniforms keep the WebGL VM's names (u_time, u_self, ...), so the playground's renderer
-can drive either shader.
+Builtin and operator text comes from the GLSL dialect (psl.dialect.glsl), the WebGL VM's:
+its results are written over shared *units* (one sqrt, one log2, ... per VM step), so a
+call here declares the units its expression needs, with the inputs the builtin chooses.
+The helper functions are the WebGL VM's own templates (templates/glsl/_*.glsl.j2): only
+the items the code calls (psl.dialect.helpers), or all of them for the exact path.
+Uniforms keep the WebGL VM's names (u_time, u_self, ...), so the playground's renderer can
+drive either shader.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
 
 from psl import registry
+from psl.dialect import GLSL
+from psl.dialect.glsl.formulas import UNIT_INPUTS, UNITS
+from psl.dialect.glsl.vm import context
+from psl.dialect.helpers import used, words
 from psl.export.ir import Call, Program
 from psl.export.names import export_header
 from psl.export.text import Language, Options, has_exact_path
-from psl.gen.env import render
-from psl.gen.glsl import context
-from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
+from psl.templating import render
 
 TEMPLATE = "export/program.glsl.j2"
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _COMPARE_DECLS = {
     "cmp_lt": "vec4 cmp_lt = psl_lt(l, r);",
     "cmp_gt": "vec4 cmp_gt = psl_lt(r, l);",
@@ -36,18 +37,14 @@ _COMPARE_DECLS = {
 }
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text))
-
-
 def _units(b: registry.Builtin, expr: str) -> list[str]:
     """Declarations of the shared units (one sqrt, one log2, ...) that `expr` reads, with
     the inputs builtin `b` gives them."""
     inputs = UNIT_INPUTS.get(b.name, {})
-    needed = _words(expr)
+    needed = words(expr)
     for unit in reversed(UNITS):  # a unit's input may use earlier units
         if unit.name in needed:
-            needed |= _words(inputs.get(unit.name, unit.default)) | _words(unit.eval)
+            needed |= words(inputs.get(unit.name, unit.default)) | words(unit.eval)
     lines = []
     for unit in UNITS:
         if unit.name in needed:
@@ -57,34 +54,34 @@ def _units(b: registry.Builtin, expr: str) -> list[str]:
 
 
 class Glsl(Language):
-    float4 = "vec4"
-    as_float = "uintBitsToFloat"
+    float4 = GLSL.float4
+    as_float = GLSL.as_float
 
     def vec(self, w: int) -> str:
-        return "float" if w == 1 else f"vec{w}"
+        return GLSL.vec(w)
 
     def builtin(self, call: Call, args: list[str], target: str, width: int) -> list[str]:
         b = call.builtin
         lines = self.arguments(call, args)
-        expr = BUILTIN_GLSL[b.name]
+        expr = GLSL.builtins[b.name]
         lines += _units(b, expr)
         take = f"({expr})" if width == 4 else f"({expr}).{'xyzw'[:width]}"
         return [*lines, f"{target} = {take};"]
 
     def compare(self, symbol: str, left: str, right: str) -> tuple[list[str], str]:
-        expr = BINOP_GLSL[symbol]
+        expr = GLSL.binops[symbol]
         decls = [f"vec4 l = {left};", f"vec4 r = {right};"]
-        decls += [d for name, d in _COMPARE_DECLS.items() if name in _words(expr)]
+        decls += [d for name, d in _COMPARE_DECLS.items() if name in words(expr)]
         return decls, expr
 
     def logical_not(self) -> tuple[list[str], str]:
-        return [], UNOP_GLSL["!"]
+        return [], GLSL.unops["!"]
 
 
 def helpers(program: Program, exact: bool) -> list[str]:
     """The WebGL VM templates the exported code needs; the exact path needs all of the
     VM's builtins and its operators."""
-    names = ["glsl/_values.glsl.j2", "glsl/_maths.glsl.j2", "glsl/_sampling.glsl.j2"]
+    names = list(GLSL.helper_templates)
     if program.uses_audiolink or exact:
         names.append("glsl/_audiolink.glsl.j2")
     if exact:
@@ -92,55 +89,9 @@ def helpers(program: Program, exact: bool) -> list[str]:
     return names
 
 
-def _chunks(text: str) -> list[tuple[str, str]]:
-    """The top-level items of helper GLSL (a function with the comment above it, or one
-    declaration), each with the name it defines."""
-    items: list[tuple[str, str]] = []
-    lines = text.splitlines()
-    i = 0
-    comment: list[str] = []
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip():
-            comment = []
-            i += 1
-            continue
-        if line.startswith("//"):
-            comment.append(line)
-            i += 1
-            continue
-        head = line.split("(")[0].split("=")[0].rstrip(";").split()
-        name = head[-1] if head else ""
-        if line.startswith("#"):  # #define NAME ...
-            name = line.split()[1] if len(line.split()) > 1 else ""
-        item = [*comment, line]
-        comment = []
-        i += 1
-        if not line.rstrip().endswith(";") and not line.startswith("#"):  # a function
-            while i < len(lines) and lines[i] != "}":
-                item.append(lines[i])
-                i += 1
-            item.append("}")
-            i += 1
-        items.append((name, "\n".join(item)))
-    return items
-
-
 def used_helpers(includes: list[str], code: str) -> list[str]:
     """Only the helper items `code` needs (and what they need in turn), in their order."""
-    items = []
-    for name in includes:
-        items += _chunks(render(name, **context()))
-    defined = {n for n, _ in items}
-    need = _words(code) & defined
-    work = list(need)
-    bodies = dict(items)
-    while work:
-        for w in _words(bodies[work.pop()]) & defined:
-            if w not in need:
-                need.add(w)
-                work.append(w)
-    return [text for n, text in items if n in need]
+    return used(includes, context(), code)
 
 
 def code_slots(program: Program) -> list[str]:
@@ -180,9 +131,11 @@ def export(program: Program, options: Options, source: str = "<program>",
     n = notes(program, options)
     template = "export/shadertoy.glsl.j2" if shadertoy else TEMPLATE
     left_out = has_exact_path(program, options) and too_large(program)
-    # without an exact path to fall back to, the NaN checks would only cost time
-    options = replace(options, exact=has_exact_path(program, options) and not left_out)
-    exact = options.exact
+    # without an exact path to fall back to, the NaN checks (and the work budget's
+    # handover) would only cost time
+    options = replace(options, exact=options.exact and program.checked and not left_out,
+                      budget=options.budget and not left_out)
+    exact = has_exact_path(program, options)
     body, functions = function(program, options)
     includes = helpers(program, exact)
     # without the exact path only the helpers the code calls are written

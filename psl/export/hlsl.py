@@ -1,7 +1,7 @@
 """`psl export --target hlsl`: the program as one HLSL function over the VM's inputs.
 
-The builtin and operator text is psl.gen.hlsl_builtins' (the VM shader's own); this module
-only supplies the HLSL spelling of the typed IR (psl.export.text).
+The builtin and operator text is the HLSL dialect's (psl.dialect.hlsl, the VM shader's
+own); this module only supplies the HLSL spelling of the typed IR (psl.export.text).
 """
 
 from __future__ import annotations
@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from psl import registry
+from psl.dialect import HLSL
+from psl.dialect.helpers import used_items
+from psl.dialect.hlsl.vm import EXTENSION_DEFINES, builtin_cases, context
 from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
 from psl.export.names import export_header
 from psl.export.text import Language, Options
-from psl.gen.env import render
-from psl.gen.hlsl import EXTENSION_DEFINES, builtin_cases, context
-from psl.gen.hlsl_builtins import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
+from psl.templating import render
 
 TEMPLATE = "export/program.hlsl.j2"
 _CASES = {c.id: c for c in builtin_cases()}
@@ -27,7 +28,7 @@ class Hlsl(Language):
     def builtin(self, call: Call, args: list[str], target: str, width: int) -> list[str]:
         b = call.builtin
         lines = self.arguments(call, args)
-        take = _lanes(BUILTIN_HLSL[b.name], width)
+        take = _lanes(HLSL.builtins[b.name], width)
         define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
         if define:  # without the extension the VM gives zeros of the same shape
             zero = _lanes("float4(0.0, 0.0, 0.0, 0.0)", width)
@@ -62,10 +63,10 @@ class Hlsl(Language):
         return expr
 
     def compare(self, symbol: str, left: str, right: str) -> tuple[list[str], str]:
-        return [f"float4 l = {left};", f"float4 r = {right};"], BINOP_HLSL[symbol]
+        return [f"float4 l = {left};", f"float4 r = {right};"], HLSL.binops[symbol]
 
     def logical_not(self) -> tuple[list[str], str]:
-        return [], UNOP_HLSL["!"]
+        return [], HLSL.unops["!"]
 
 
 def _lanes(expr: str, w: int) -> str:
@@ -109,12 +110,22 @@ def export(program: Program, options: Options, source: str = "<program>",
     n = notes(program, options)
     exact, helpers = exact_parts(Hlsl(), program, options)
     body, functions = function(program, options)
+    # Only the helpers the code calls (the rule of every dialect: psl.dialect.helpers); the
+    # exact path's code calls the VM's operations (_ops.hlsl.j2), which call many.
+    ctx = context()
+    code = "\n".join([*functions, *body, *exact, *helpers])
+    if exact:
+        code += render("hlsl/_ops.hlsl.j2", **ctx)
+    chosen = used_items(HLSL.helper_templates, ctx, code)
+    # psl_has_nan is the exports' own (VM.cginc has none): outside the VM.cginc guard
+    vm_helpers = [item for item in chosen if item[0] != "psl_has_nan"]
+    export_helpers = [item for item in chosen if item[0] == "psl_has_nan"]
     return render(TEMPLATE, header=export_header(source, "hlsl") if header is None else header,
                   source=source, name=options.name,
                   body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   self_note=n.self_note, exact=exact, exact_name=options.exact_name(),
-                  exact_helpers=helpers,
-                  **context())
+                  exact_helpers=helpers, vm_helpers=vm_helpers,
+                  export_helpers=export_helpers, **ctx)
 
 
 __all__ = ["Hlsl", "export", "function", "notes"]

@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from psl import registry
 from psl.compiler import CompileResult
 from psl.diagnostics import Span
-from psl.infer import domain
+from psl.infer import Decoded, Flow, State, domain, merge_state, run_block
 from psl.infer.domain import TOP, Val
-from psl.infer.flow import Decoded, Flow, State, merge_state
 from psl.registry import LIMITS, Op
 
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
@@ -472,8 +471,6 @@ def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tupl
     float4 on another gets one copy per width, so each copy is typed (the VM decides at
     run time; the copies decide by the path taken, which is the same). None when the
     copies would be too many or a state has lost its stack's bottom."""
-    from psl.infer.flow import _run_block
-
     if not flow.states:
         return None
     nreg = len(next(iter(flow.states.values())).regs)
@@ -494,7 +491,7 @@ def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tupl
         k = work.pop()
         if states[k].deep:
             return None
-        for target, out in _run_block(flow, k[0], states[k], {}):
+        for target, out in run_block(flow, k[0], states[k], {}):
             if target is None:
                 continue
             nk = key(target, out)

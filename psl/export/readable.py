@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from psl.cancel import check_cancelled
+from psl.dialect import EXPORT_PARAMETER, GLSL, HLSL
 from psl.export.ir import (
     Assign,
     Binary,
@@ -39,36 +41,21 @@ from psl.export.ir import (
     Unary,
 )
 from psl.export.names import LANGUAGE_WORDS, RESERVED_PREFIXES
-from psl.export.text import LANE, Language, Options, Writer, write_body
-from psl.infer.flow import check_cancelled
+from psl.export.text import (
+    LANE,
+    Language,
+    Options,
+    Writer,
+    budget_handover,
+    has_exact_path,
+    write_body,
+)
 from psl.syntax import ast
 
 _ARITH_PREC = {"*": 2, "/": 2, "+": 3, "-": 3}
 _COMPARE = {"<": "lessThan", ">": "greaterThan", "<=": "lessThanEqual",
             ">=": "greaterThanEqual", "==": "equal", "!=": "notEqual"}
 _EXIT = -1
-
-#: names a variable of the program may not take in the output: keywords and builtin
-#: functions of GLSL ES 3.00 and HLSL that exported code calls or could collide with,
-#: and the exported function's own names.
-RESERVED = frozenset("""
-attribute const uniform varying layout centroid flat smooth break continue do for while
-switch case default if else in out inout float int void bool true false invariant discard
-return mat2 mat3 mat4 vec2 vec3 vec4 ivec2 ivec3 ivec4 bvec2 bvec3 bvec4 uint uvec2 uvec3
-uvec4 lowp mediump highp precision sampler2D struct float2 float3 float4 half static
-matrix vector string register packoffset cbuffer tbuffer groupshared uniform volatile
-extern inline sample linear centroid noperspective nointerpolation line point triangle
-texture sampler asm class union enum typedef template this goto sizeof cast namespace
-using public input output filter common partition active superp fixed unsigned long
-short double radians degrees sin cos tan asin acos atan atan2 pow exp log exp2 log2 sqrt
-inversesqrt rsqrt abs sign floor trunc round roundEven ceil fract frac mod fmod min max
-clamp mix lerp step smoothstep length distance dot cross normalize reflect refract
-saturate sinh cosh tanh log10 all any not equal lessThan greaterThan lessThanEqual
-greaterThanEqual notEqual isnan isinf main mainImage uv fragColor fragCoord tex2D tex2Dlod
-texelFetch asfloat asuint floatBitsToUint uintBitsToFloat iTime iTimeDelta iResolution
-iChannel0 iChannel1 iChannel2 iChannel3 gl_FragCoord
-""".split())
-
 
 _SHADERLAB_BLOCKS = re.compile("CGPROGRAM|ENDCG|CGINCLUDE|HLSLPROGRAM|ENDHLSL|HLSLINCLUDE",
                                re.IGNORECASE)
@@ -319,7 +306,7 @@ class Readable(Writer):
         name = re.sub(r"_{2,}", "_", re.sub(r"\W", "_", want))
         if not name or name[0].isdigit() or name.startswith(RESERVED_PREFIXES):
             name = "v_" + name.lstrip("_")  # (gl_x -> v_gl_x: no suffix makes gl_x legal)
-        if name in RESERVED or name in LANGUAGE_WORDS:
+        if name == EXPORT_PARAMETER or name in LANGUAGE_WORDS:
             name = f"{name}v" if name.endswith("_") else f"{name}_"
         # ShaderLab ends a CGPROGRAM block at the text ENDCG, wherever it stands
         name = _SHADERLAB_BLOCKS.sub(lambda m: f"{m.group(0)[:3]}x{m.group(0)[3:]}", name)
@@ -1114,8 +1101,14 @@ class Readable(Writer):
     def count_lines(self, jumps: int, top: Operand | None, pad: str) -> list[str]:
         u = self.lang.uint_suffix
         limit = self.options.max_jumps
-        return [f"{pad}psl_jumps += {jumps}{u};",
-                f"{pad}if (psl_jumps > {limit}{u}) {self.cut_return(top)}"]
+        lines = [f"{pad}psl_jumps += {jumps}{u};"]
+        handover = budget_handover(self.program, self.options, self._jump_sites())
+        if handover is not None:
+            # the work budget may stop this pixel: the exact path counts every instruction
+            # (past the jump limit, so that every caller leaves too)
+            lines.append(f"{pad}if (psl_jumps >= {handover}{u}) {{ psl_nan = true; "
+                         f"psl_jumps = {limit + 1}{u}; {self.cut_return(top)} }}")
+        return [*lines, f"{pad}if (psl_jumps > {limit}{u}) {self.cut_return(top)}"]
 
     def end(self, top: Operand | None, pad: str, text: str | None = None) -> None:
         """The program's end: a cut-off here would output the same top. In a function
@@ -1394,7 +1387,7 @@ class Readable(Writer):
                 decls.append(f"{pad}{self.display[r.name]} = {zeros};")
         lines = _tidy(decls + self.lines)
         preamble: list[str] = []
-        exact = self.options.exact and p.checked
+        exact = has_exact_path(p, self.options)
         typed_fn: list[str] = []
         if exact:
             # the typed code is a function of its own, so that main calls the exact path
@@ -1413,7 +1406,7 @@ class Readable(Writer):
                 zeros = lang.construct(r.width, ["0.0"] * r.width)
                 preamble.append(f"{static}{lang.vec(r.width)} {self.display[r.name]} = "
                                 f"{zeros};")
-        if file_jumps:
+        if file_jumps and not (self.glsl and exact):  # the WebGL VM's exact path has one
             preamble.append(f"{static}uint psl_jumps = 0{lang.uint_suffix};")
         if exact:
             preamble.append(f"{static}bool psl_nan = false;")
@@ -1591,45 +1584,9 @@ def structured_or_dispatch(writer: type[Readable], language: type[Language], pro
 
 class GlslReadable(Readable):
     def natives(self) -> dict[str, str]:
-        return _NATIVE_GLSL
-
-
-#: GLSL ES leaves the precision of these to the implementation, and SwiftShader's differ
-#: from the VM's by more than 1e-3 where a program amplifies them (mod of an atan, 1/sin
-#: near zero: scene_spiral, scene_line_by_moon); the WebGL VM computes them itself
-#: (templates/glsl/_maths.glsl.j2), so exported GLSL calls its code.
-GLSL_VM_MATH = frozenset({"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "exp",
-                          "exp2", "log", "log2", "log10", "pow", "sinh", "cosh", "tanh"})
+        return dict(GLSL.natives)
 
 
 class HlslReadable(Readable):
     def natives(self) -> dict[str, str]:
-        return _NATIVE_HLSL
-
-
-_SHARED = {n: f"{n}({{0}})" for n in (
-    "sin", "cos", "tan", "asin", "acos", "atan", "exp", "exp2", "log", "log2", "sqrt", "abs",
-    "floor", "ceil", "trunc", "sinh", "cosh", "radians", "degrees", "length", "normalize")}
-_SHARED.update({n: f"{n}({{0}}, {{1}})" for n in (
-    "pow", "min", "max", "step", "dot", "distance", "reflect", "cross")})
-_SHARED.update({"clamp": "clamp({0}, {1}, {2})", "smoothstep": "smoothstep({0}, {1}, {2})",
-                "rsqrt": "1.0 / sqrt({0})", "tanh": "tanh(clamp({0}, -10.0, 10.0))"})
-_NATIVE_GLSL = {**_SHARED, "frac": "fract({0})", "mod": "mod({0}, {1})",
-                "lerp": "mix({0}, {1}, {2})", "atan2": "atan({0}, {1})",
-                "saturate": "clamp({0}, 0.0, 1.0)", "sign": "sign({0})",
-                "round": "roundEven({0})", "uv": "uv", "xy": "(2.0 * (uv - 0.5)) * 10.0",
-                "time": "u_time", "resolution": "u_resolution", "button": "u_button",
-                "axis": "u_axis", "deltatime": "u_deltatime",
-                "self": "psl_sample(u_self, {0})", "camera": "psl_sample(u_camera, {0}).xyz",
-                "video": "psl_sample(u_video, vec2({0}.x, u_is_avpro ? 1.0 - {0}.y : {0}.y))"
-                         ".xyz"}
-_NATIVE_GLSL = {k: v for k, v in _NATIVE_GLSL.items() if k not in GLSL_VM_MATH}
-_NATIVE_HLSL = {**_SHARED, "frac": "frac({0})", "lerp": "lerp({0}, {1}, {2})",
-                "atan2": "atan2({0}, {1})", "saturate": "saturate({0})", "uv": "uv",
-                "xy": "(2.0 * (uv - 0.5)) * 10.0", "time": "_Time",
-                "resolution": "float2(_CustomRenderTextureWidth, _CustomRenderTextureHeight)",
-                "button": "_InputButton", "axis": "_InputAxis", "deltatime": "unity_DeltaTime",
-                "self": "tex2Dlod(_SelfTexture2D, float4({0}, 0.0, 0.0))",
-                "camera": "tex2Dlod(_Camera, float4({0}, 0.0, 0.0)).xyz",
-                "video": "tex2Dlod(_Video, float4({0}.x, _IsAVProInput != 0.0 ? 1.0 - {0}.y "
-                         ": {0}.y, 0.0, 0.0)).xyz"}
+        return dict(HLSL.natives)

@@ -1,5 +1,6 @@
 """Writing the typed IR as C-like shader code; HLSL and GLSL differ only in the hooks of
-`Language` (type names, constructors, the builtin expressions they reuse).
+`Language` (type names, constructors, the builtin expressions they reuse), which take
+their spelling from the target's dialect (psl.dialect).
 
 Control flow: straight-line code per block inside `while (block >= 0) switch (block)`.
 A block entered from one place only is written inline there, so most programs become a
@@ -8,11 +9,11 @@ few cases. Every taken jump counts against the budget exactly where the VM count
 
 from __future__ import annotations
 
-import math
-import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from psl.bytecode import Program as BytecodeProgram
+from psl.dialect.literals import float_literal, infinity
 from psl.export.ir import (
     Assign,
     Binary,
@@ -27,11 +28,10 @@ from psl.export.ir import (
     Ref,
     Unary,
 )
-from psl.registry import LIMITS
+from psl.registry import LIMITS, Op
 
 LANE = "xyzw"
 _ARITH = {"+", "-", "*", "/"}
-_F32 = struct.Struct("<f")
 ARG_NAMES = "abcd"
 
 
@@ -45,6 +45,9 @@ class Options:
     # check results that can be a NaN made by arithmetic, and run such pixels again on the
     # exact path (psl/export/exact.py); off: smaller code that keeps the static widths
     exact: bool = False
+    # with `exact`: hand pixels that may reach the VM's work budget (SPEC §7.2) to the exact
+    # path, which counts every instruction (off where a target leaves the exact path out)
+    budget: bool = True
 
     def exact_name(self) -> str:
         return f"{self.name}_exact"
@@ -62,28 +65,14 @@ class Language:
         return "float" if w == 1 else f"float{w}"
 
     def lit(self, x: float) -> str:
-        if math.isinf(x):
-            return self.inf(x < 0)
-        if x == int(x) and abs(x) < 1e7:
-            text = f"{int(x)}.0"
-        else:
-            text = repr(x)
-            # the shortest text that reads back as the same float32
-            for digits in range(6, 18):
-                short = f"{x:.{digits}g}"
-                if _F32.unpack(_F32.pack(float(short)))[0] == x:
-                    text = short
-                    break
-            if "." not in text and "e" not in text:
-                text += ".0"
-        return f"({text})" if text.startswith("-") else text
+        return float_literal(x, self.as_float)
 
     def inf(self, negative: bool) -> str:
-        return f"{self.as_float}({'0xFF800000u' if negative else '0x7F800000u'})"
+        return infinity(self.as_float, negative)
 
     def arguments(self, call: Call, args: list[str]) -> list[str]:
         """Declarations of a builtin's float4 arguments `a`.. and their widths `da`.., the
-        names the builtin expression tables (psl/gen/*_builtins.py) read."""
+        names the dialects' builtin formulas (psl.dialect.*.formulas) read."""
         return ([f"{self.float4} {ARG_NAMES[i]} = {a};" for i, a in enumerate(args)]
                 + [f"uint d{ARG_NAMES[i]} = {a.width}u;" for i, a in enumerate(call.args)])
 
@@ -274,6 +263,13 @@ class Writer:
         u = self.lang.uint_suffix
         if j.counted and limit is not None:
             self.emit(pad, f"psl_jumps += 1{u};")
+            handover = budget_handover(self.program, self.options)
+            if handover is not None:  # the work budget: the exact path counts it
+                self.emit(pad, f"if (psl_jumps >= {handover}{u})")
+                self.emit(pad, "{")
+                self.emit(pad, "    psl_block = -2;")
+                self.emit(pad, "    break;")
+                self.emit(pad, "}")
             self.emit(pad, f"if (psl_jumps > {limit}{u})")
             self.emit(pad, "{")
             self.emit(pad, f"    psl_result = {self.result(j.top)};")
@@ -345,9 +341,55 @@ class Writer:
 
 
 def has_exact_path(program: Program, options: Options) -> bool:
-    """Whether the exported code checks results for a NaN and reruns such pixels on the
-    exact path: asked for, and some operation can make one."""
-    return options.exact and program.checked
+    """Whether the exported code has the exact path: it checks results for a NaN (asked
+    for, and some operation can make one) or the work budget can stop a pixel."""
+    return (options.exact and program.checked) or budget_handover(program, options) is not None
+
+
+def _runs(program: BytecodeProgram) -> tuple[int, int]:
+    """(the longest run from the start, the longest run from any jump target): a run is what
+    a pixel can execute without a taken jump, up to and including the next JUMP (always
+    taken) or the program's end."""
+    ins = program.instructions
+    n = len(ins)
+    jumps = [k for k, i in enumerate(ins) if i.op == Op.JUMP]
+
+    def run(t: int) -> int:
+        after = next((k for k in jumps if k >= t), None)
+        return (n if after is None else after + 1) - t
+
+    targets = {int(i.operand[0]) // 2 for i in ins if i.op in (Op.JUMP, Op.CONDJUMP)}
+    return run(0), max((run(t) for t in targets if t < n), default=0)
+
+
+def work_budget_binds(program: BytecodeProgram | None, max_jumps: int | None) -> bool:
+    """Whether the VM's work budget (SPEC §7.2) can stop a pixel of this program: a pixel
+    takes at most max_jumps + 1 jumps, and executes at most one run (see _runs) from the
+    start and one after each of them."""
+    if program is None or max_jumps is None:
+        return False
+    loops = any(i.op in (Op.JUMP, Op.CONDJUMP) and i.operand[0] <= 2 * k
+                for k, i in enumerate(program.instructions))
+    if not loops:  # every instruction runs at most once: fewer than the budget
+        return False
+    first, most = _runs(program)
+    return first + (max_jumps + 1) * most > LIMITS.steps
+
+
+def budget_handover(program: Program, options: Options, jump_sites: int = 0) -> int | None:
+    """The taken-jump count from which typed code hands a pixel to the exact path (None
+    when the budget cannot stop a pixel, or the export is not asked to be VM-exact: a
+    plain export is a shader for people, whose loops stop at the jump limit only). With j
+    jumps counted and up to jump_sites more taken on a straight path before the next count
+    is written, a pixel executed at most first + (j + jump_sites) x most instructions and
+    runs at most `most` more before its next jump; below the threshold that stays within
+    the budget."""
+    source = program.source.program if program.source is not None else None
+    if not (options.exact and options.budget) or not program.counted_jumps or \
+            not work_budget_binds(source, options.max_jumps):
+        return None
+    first, most = _runs(source)  # type: ignore[arg-type]
+    return max(0, (LIMITS.steps - first) // max(1, most) - 1 - jump_sites)
 
 
 def dispatch(emit: Callable[[str, str], None], loop_attr: str, pad: str,

@@ -12,7 +12,7 @@ from psl.export import hlsl
 from psl.export.ir import Program
 from psl.export.names import export_header
 from psl.export.text import Options
-from psl.gen.env import render
+from psl.templating import render
 
 TEMPLATE = "export/unity.shader.j2"
 

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 
 from psl.fmt.tokens import Token
-from psl.syntax.parser import _scanner
+from psl.syntax.parser import scanner
 
 INDENT = "    "
 
@@ -26,7 +26,7 @@ _STEP = frozenset({"++", "--"})
 def merges(left: str, right: str) -> bool:
     """Would `left` written straight before `right` lex as something else (`- -x` as `--`,
     `1 .x` as the number `1.`, `/ /` as a comment)?"""
-    m = _scanner().pattern.match(left + right)
+    m = scanner().pattern.match(left + right)
     return m is None or m.end() != len(left)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from psl.syntax.parser import _scanner
+from psl.syntax.parser import scanner
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,8 @@ class BadChar:
 def scan(source: str, lenient: bool = False) -> tuple[list[Token], BadChar | None]:
     """All tokens but whitespace. Stops at the first character no terminal matches, or with
     `lenient` skips it (editors still want tokens from half-typed text)."""
-    scanner = _scanner()
-    match, keywords = scanner.pattern.match, scanner.keywords
+    grammar = scanner()
+    match, keywords = grammar.pattern.match, grammar.keywords
     out: list[Token] = []
     bad: BadChar | None = None
     pos, line, line_start, breaks, end = 0, 1, 0, 0, len(source)

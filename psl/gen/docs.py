@@ -48,14 +48,12 @@ def context() -> dict[str, object]:
 
 def editor_context() -> dict[str, object]:
     """What the editors' language configuration needs: bracket pairs and a word."""
-    from psl.syntax.parser import _lark
+    from psl.syntax.parser import terminal_regexp
 
     names = {name: symbol for symbol, name in registry.PUNCTUATION.items()}
-    terminals = _lark()
     return {
         "brackets": [(names["LBRACE"], names["RBRACE"]), (names["LPAREN"], names["RPAREN"])],
-        "word_pattern": "|".join(terminals.get_terminal(t).pattern.to_regexp()
-                                 for t in ("IDENT", "NUMBER")),
+        "word_pattern": "|".join(terminal_regexp(t) for t in ("IDENT", "NUMBER")),
     }
 
 

@@ -3,18 +3,24 @@ vertex shader that draws it (vm.vert).
 
 The fourth implementation of SPEC §7-8, beside the Python reference VM, the HLSL VM and the
 in-world compiler's tables: the builtin dispatch, arity/pad tables, sentinel rules, opcodes
-and limits come from psl.registry; the GLSL of each builtin from psl.gen.glsl_builtins.
-psl/web/static/render.js runs the shader (docs/webgl-vm.md).
+and limits come from psl.registry; the GLSL of each builtin and the template context from
+the GLSL dialect (psl.dialect.glsl). psl/web/static/render.js runs the shader
+(docs/webgl-vm.md). Templates: templates/glsl/ (OUTPUTS; docs/compiler-contract.md).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-from psl import registry
-from psl.gen.glsl_builtins import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
-from psl.gen.sentinels import with_result_rule
+from psl.dialect.glsl.vm import (
+    ARG_NAMES,
+    MODE_COLOR,
+    MODE_COST,
+    Case,
+    MissingGlslError,
+    builtin_cases,
+    call_variants,
+    context,
+    textured,
+)
 from psl.gen.target import Target
 
 #: output file name -> template (under templates/)
@@ -23,147 +29,7 @@ OUTPUTS: dict[str, str] = {
     "vm.vert": "glsl/vm.vert.j2",
 }
 
-#: Argument names inside builtin expressions (psl.gen.glsl_builtins), in argument order.
-ARG_NAMES = ("a", "b", "c", "d")
-
-#: u_mode values of vm.frag: what its output 0 holds (render.js uses MODE_COLOR and reads
-#: the cost from output 1)
-MODE_COLOR = 0
-MODE_COST = 1
-
-
-class MissingGlslError(ValueError):
-    """A registry entry has no GLSL expression in psl.gen.glsl_builtins."""
-
-
-@dataclass(frozen=True)
-class Case:
-    id: int
-    name: str  # builtin name or operator symbol, for the comment beside the case
-    code: str  # the vec4 result (for builtins: with the sentinel rule applied)
-
-
-def builtin_cases() -> list[Case]:
-    """Every registry builtin's result expression, sentinel rule applied, in id order."""
-    missing = [b.name for b in registry.BUILTINS if b.name not in BUILTIN_GLSL]
-    if missing:
-        raise MissingGlslError(f"builtins without a GLSL expression: {', '.join(missing)}")
-    return [Case(b.id, b.name, with_result_rule(b, BUILTIN_GLSL[b.name]))
-            for b in sorted(registry.BUILTINS, key=lambda b: b.id)]
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[A-Za-z_]\w*", text))
-
-
-def _unit_inputs() -> dict[str, dict[str, str]]:
-    names = {u.name for u in UNITS}
-    stray = [n for n in UNIT_INPUTS if registry.lookup_builtin(n) is None]
-    if stray:
-        raise MissingGlslError(f"unit inputs for unknown builtins: {', '.join(stray)}")
-    for builtin, inputs in UNIT_INPUTS.items():
-        unknown = set(inputs) - names
-        if unknown:
-            raise MissingGlslError(f"{builtin}: unknown units {', '.join(sorted(unknown))}")
-    return UNIT_INPUTS
-
-
-def _uses(builtins: list[registry.Builtin]) -> set[str]:
-    """Names of the units the builtins read, directly or through other units."""
-    by_name = {u.name: u for u in UNITS}
-    used: set[str] = set()
-    for b in builtins:
-        used |= _words(BUILTIN_GLSL[b.name]) & set(by_name)
-        for unit, expr in _unit_inputs().get(b.name, {}).items():
-            used |= ({unit} | _words(expr)) & set(by_name)
-    while True:
-        more = set()
-        for name in used:
-            unit = by_name[name]
-            more |= _words(unit.default + " " + unit.eval) & set(by_name)
-            for b in builtins:
-                more |= _words(_unit_inputs().get(b.name, {}).get(name, "")) & set(by_name)
-        if more <= used:
-            return used
-        used |= more
-
-
-def textured(b: registry.Builtin) -> bool:
-    """Whether a builtin reads a texture (one of the texture units)."""
-    return any(u.texture and u.name in _uses([b]) for u in UNITS)
-
-
-def call_variants() -> list[dict[str, object]]:
-    """The two CALL steps of vm.frag: texture-reading builtins and all others, each with the
-    units its builtins use (in UNITS order) and the builtins that choose each unit's input."""
-    cases = {c.id: c for c in builtin_cases()}
-    ordered = sorted(registry.BUILTINS, key=lambda b: b.id)
-    variants = []
-    for suffix, with_texture in (("math", False), ("texture", True)):
-        builtins = [b for b in ordered if textured(b) == with_texture]
-        used = _uses(builtins)
-        units = [{"name": u.name, "type": u.type, "in_type": u.in_type, "default": u.default,
-                  "eval": u.eval,
-                  "cases": [Case(b.id, b.name, _unit_inputs()[b.name][u.name]) for b in builtins
-                            if u.name in _unit_inputs().get(b.name, {})]}
-                 for u in UNITS if u.name in used]
-        variants.append({"suffix": suffix, "textured": with_texture, "units": units,
-                         "cases": [cases[b.id] for b in builtins]})
-    return variants
-
-
-def binop_cases() -> list[Case]:
-    missing = [o.symbol for o in registry.BINARY_OPERATORS if o.symbol not in BINOP_GLSL]
-    if missing:
-        raise MissingGlslError(f"binary operators without GLSL: {', '.join(missing)}")
-    return [Case(o.id, o.symbol, BINOP_GLSL[o.symbol]) for o in registry.BINARY_OPERATORS]
-
-
-def unop_cases() -> list[dict[str, object]]:
-    missing = [o.symbol for o in registry.UNARY_OPERATORS if o.symbol not in UNOP_GLSL]
-    if missing:
-        raise MissingGlslError(f"unary operators without GLSL: {', '.join(missing)}")
-    return [{"code": o.code, "symbol": o.symbol, "code_glsl": UNOP_GLSL[o.symbol]}
-            for o in registry.UNARY_OPERATORS]
-
-
-def _arity_groups() -> list[tuple[int, list[int]]]:
-    groups: dict[int, list[int]] = {}
-    for b in sorted(registry.BUILTINS, key=lambda b: b.id):
-        if b.arity:
-            groups.setdefault(b.arity, []).append(b.id)
-    return sorted(groups.items())
-
-
-def context(max_jumps: int = registry.LIMITS.jumps,
-            max_steps: int = registry.LIMITS.steps) -> dict[str, object]:
-    """Template variables of every GLSL output."""
-    if max_jumps < 0:
-        raise ValueError("max_jumps must be >= 0")
-    if not 0 <= max_steps < 2**32:
-        raise ValueError("max_steps must be between 0 and 2^32 - 1")
-    limits = registry.LIMITS
-    max_arity = max(b.arity for b in registry.BUILTINS)
-    if max_arity > len(ARG_NAMES):
-        raise MissingGlslError(f"a builtin takes {max_arity} arguments; vm.frag names "
-                               f"{len(ARG_NAMES)}")
-    cases = builtin_cases()
-    return {
-        "max_jumps": max_jumps,
-        "max_steps": max_steps,
-        "slots": limits.slots,
-        "registers": limits.registers,
-        "stack": limits.stack,
-        "mode_cost": MODE_COST,
-        "op": {o.name: int(o) for o in registry.Op},
-        "arity_groups": _arity_groups(),
-        "padded": [b for b in sorted(registry.BUILTINS, key=lambda b: b.id) if b.pad],
-        "call_variants": call_variants(),
-        "textured_cases": [c for c in cases if textured(registry.BUILTIN_BY_ID[c.id])],
-        "arg_names": ARG_NAMES,
-        "binops": binop_cases(),
-        "unops": unop_cases(),
-    }
-
-
 TARGET = Target("glsl", OUTPUTS, context)
+
+__all__ = ["ARG_NAMES", "MODE_COLOR", "MODE_COST", "OUTPUTS", "TARGET", "Case",
+           "MissingGlslError", "builtin_cases", "call_variants", "context", "textured"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from psl.bytecode import Instruction
 from psl.diagnostics import Diagnostic, Span, make
 from psl.infer import domain
-from psl.infer.flow import Flow, analyse
+from psl.infer.flow import Decoded, Flow, State, analyse, merge_state, run_block
 from psl.infer.graph import Loop
 from psl.infer.lints import lint
 from psl.infer.loops import Counting, LoopCost, loop_costs, loop_findings
@@ -164,4 +164,7 @@ def _out_of_budget(flow: Flow, loop: Loop | None, spans: Sequence[Span | None],
                 budget=flow.budget if budget is None else budget, hint=hint)
 
 
-__all__ = ["Inference", "infer"]
+#: Decoded .. run_block: the fixed point's pieces, public for the one stage that re-walks it
+#: (psl.export.ir keeps the states of different widths apart), so no stage imports a
+#: private name of the inference.
+__all__ = ["Decoded", "Flow", "Inference", "State", "infer", "merge_state", "run_block"]

@@ -21,17 +21,15 @@ that does not is reported by the loop checks instead.
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import struct
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import ne
 
 from psl import registry
 from psl.bytecode import Instruction, jump_target, operand_number, set_mask_lanes
+from psl.cancel import check_cancelled
 from psl.infer import domain
 from psl.infer.domain import TOP, ZERO, Val
 from psl.infer.graph import Edges, Loop, basic_blocks, loop_nest
@@ -62,31 +60,6 @@ def budget(instructions: int) -> int:
 
 class OutOfBudget(Exception):
     """The fixed point ran more instructions than its budget."""
-
-
-class Cancelled(BaseException):
-    """The caller abandoned the analysis (`psl lsp`: a newer edit came). A BaseException, so
-    the compiler's guard against inference bugs (N002) lets it through."""
-
-
-_caller = threading.local()
-
-
-@contextlib.contextmanager
-def cancellable(stop: threading.Event) -> Iterator[None]:
-    """Analyses run in this thread inside the block stop soon after `stop` is set, raising
-    Cancelled."""
-    _caller.stop = stop
-    try:
-        yield
-    finally:
-        _caller.stop = None
-
-
-def check_cancelled() -> None:
-    stop = getattr(_caller, "stop", None)
-    if stop is not None and stop.is_set():
-        raise Cancelled
 
 
 class Decoded:
@@ -342,7 +315,7 @@ def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int],
         # What this run sees replaces what the key's earlier runs saw: the last run of a
         # key is the one with its final state.
         runs[key] = rec = {}
-        for target, out in _run_block(flow, b, states[key], rec):
+        for target, out in run_block(flow, b, states[key], rec):
             if target is None:
                 value = out.stack[-1] if out.stack else (TOP if out.deep else ZERO)
                 ends[key] = value
@@ -376,8 +349,8 @@ def _solve(flow: Flow, member: list[int], header_of: list[int], keep: list[int],
         flow.ends = True
 
 
-def _run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen]
-               ) -> list[tuple[int | None, State]]:
+def run_block(flow: Flow, b: int, st: State, seen: dict[int, Seen]
+              ) -> list[tuple[int | None, State]]:
     """Run block b from state st, noting in `seen` what each instruction pops; the
     successor blocks with their states (None: the end of the program, with the state
     before the result's pop)."""

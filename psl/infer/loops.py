@@ -17,8 +17,9 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from psl.cancel import check_cancelled
 from psl.infer import domain
-from psl.infer.flow import Decoded, Flow, check_cancelled
+from psl.infer.flow import Decoded, Flow
 from psl.infer.graph import Loop
 from psl.registry import LIMITS, Op
 

@@ -2,7 +2,7 @@
 inference) runs on one worker thread, so the server keeps answering while it runs.
 
 A newer text of a document cancels its older analysis: one not started yet is dropped, one
-running stops at the inference's next look at its stop event (psl.infer.flow.cancellable),
+running stops at the inference's next look at its stop event (psl.cancel.cancellable),
 and a result that arrives anyway is thrown away. Requests meanwhile are answered from a
 quick analysis of the current text (tokens, names, the compile without width inference) or
 from the last finished full analysis when it is of the current text.
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from psl.infer.flow import Cancelled, cancellable
+from psl.cancel import Cancelled, cancellable
 from psl.lsp.document import Document, analyse
 
 log = logging.getLogger(__name__)

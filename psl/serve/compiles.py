@@ -3,7 +3,7 @@
 The page compiles as the user types, so requests come in bursts. A newer request supersedes
 every older one: those still waiting are answered at once without compiling, and the one
 running is asked to stop (the width inference looks at its stop event,
-psl.infer.flow.cancellable), so only the newest runs to the end and no burst can pile up
+psl.cancel.cancellable), so only the newest runs to the end and no burst can pile up
 threads or cores. A superseded request is answered 409 with `"superseded": true`; the page
 drops it as stale anyway (it only shows the reply to its newest request).
 """
@@ -14,7 +14,7 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from psl.infer.flow import Cancelled, cancellable
+from psl.cancel import Cancelled, cancellable
 from psl.serve.build import compile_reply
 
 

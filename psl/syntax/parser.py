@@ -354,3 +354,20 @@ def parse(source: str) -> ParseResult:
         t = exc.token
         return ParseResult(None, [make("E005", _span(t), found=f"'{t}'", hint=hint)])
     return ParseResult(ast.Program(body, source), [])
+
+
+# ----------------------------------------------------------------- public seams
+# What other stages read of the grammar, named publicly so none imports a private name:
+# psl.fmt re-tokenizes with the scanner, psl.gen.docs writes the editors' word pattern.
+Scanner = _Scanner
+
+
+def scanner() -> Scanner:
+    """The token scanner built from grammar.lark's terminals (one regular expression; see
+    `_scanner`)."""
+    return _scanner()
+
+
+def terminal_regexp(name: str) -> str:
+    """The regular expression of grammar.lark's terminal `name` (IDENT, NUMBER, ...)."""
+    return _lark().get_terminal(name).pattern.to_regexp()

@@ -1,6 +1,6 @@
 """The sentinel rule of a builtin's result (SPEC §7), as shader text: the HLSL and GLSL VMs
 both name their helpers psl_restore / psl_mask and the widest argument's mask largest_mask,
-so one function serves both generators."""
+so one function serves both dialects."""
 
 from __future__ import annotations
 

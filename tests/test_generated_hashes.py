@@ -1,0 +1,93 @@
+"""A refactor guard: every psl-gen output of the VM, docs and vscode targets and every
+export of every corpus program hashes as recorded in generated_hashes.json.
+
+Why: moving the shading-language text into one dialect layer (issue 40) must leave each
+generated file byte-identical; a hash per file names the one that moved.
+
+Regenerated on purpose, with the reason here, never to make this test pass
+(`python tests/test_generated_hashes.py`; `... export` for the exports only):
+- issue 40 item 5: the HLSL and Unity exports carry only the VM helpers the program calls,
+  each guarded by its name;
+- issue 37: `--exact` exports of programs whose pixels can reach the VM's work budget hand
+  such pixels to the exact path, which counts every instruction (docs/spec.md §7.2);
+- issue 41: docs/spec.md gained §11 (-O2) and the registry's fused-instruction tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HASHES = Path(__file__).with_name("generated_hashes.json")
+CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.psl"))
+GEN_TARGETS = ("hlsl", "glsl", "docs", "vscode")
+EXPORT_TARGETS = ("unity", "hlsl", "glsl", "shadertoy")
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def gen_outputs() -> Iterator[tuple[str, str]]:
+    """(key, text) of every psl-gen output of GEN_TARGETS, with default options."""
+    import importlib
+
+    for name in GEN_TARGETS:
+        target = importlib.import_module(f"psl.gen.{name}").TARGET
+        for file, text in sorted(target.render().items()):
+            yield f"gen/{name}/{file}", text
+
+
+def export_outputs() -> Iterator[tuple[str, str]]:
+    """(key, text) of every export of every corpus program, default options and --exact."""
+    from psl.compiler import compile_source
+    from psl.export import ExportError, Options, build_text
+
+    for path in CORPUS:
+        result = compile_source(path.read_text(encoding="utf-8"))
+        for target in EXPORT_TARGETS:
+            for exact in (False, True):
+                key = f"export/{path.stem}/{target}{'/exact' if exact else ''}"
+                try:
+                    yield key, build_text(result, target, Options(exact=exact), path.name)
+                except ExportError as exc:  # recorded too: a refusal must not change
+                    yield key, f"ExportError: {exc}"
+
+
+def current() -> dict[str, str]:
+    return {k: _sha(t) for k, t in [*gen_outputs(), *export_outputs()]}
+
+
+@pytest.fixture(scope="module")
+def recorded() -> dict[str, str]:
+    return json.loads(HASHES.read_text(encoding="utf-8"))
+
+
+def test_gen_outputs_unchanged(recorded: dict[str, str]) -> None:
+    now = {k: _sha(t) for k, t in gen_outputs()}
+    want = {k: v for k, v in recorded.items() if k.startswith("gen/")}
+    assert sorted(now) == sorted(want)
+    assert [k for k in now if now[k] != want[k]] == []
+
+
+def test_exports_unchanged(recorded: dict[str, str]) -> None:
+    now = {k: _sha(t) for k, t in export_outputs()}
+    want = {k: v for k, v in recorded.items() if k.startswith("export/")}
+    assert sorted(now) == sorted(want)
+    assert [k for k in now if now[k] != want[k]] == []
+
+
+if __name__ == "__main__":  # regenerate: python tests/test_generated_hashes.py [export]
+    old = json.loads(HASHES.read_text(encoding="utf-8")) if HASHES.exists() else {}
+    new = current()
+    if sys.argv[1:] == ["export"]:  # only the exports; the psl-gen hashes stay as taken
+        new = {**{k: v for k, v in old.items() if k.startswith("gen/")},
+               **{k: v for k, v in new.items() if k.startswith("export/")}}
+    HASHES.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(new)} hashes written to {HASHES}")
