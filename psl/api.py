@@ -10,7 +10,7 @@ from typing import Literal, overload
 
 import numpy as np
 
-from psl.bytecode import Program
+from psl.bytecode import Program, unfuse
 from psl.registry import LIMITS
 from psl.vm.images import load_texture
 from psl.vm.machine import Stats
@@ -124,6 +124,18 @@ class ProgramStats:
         return min(counts), max(counts)
 
     @property
+    def dispatched(self) -> tuple[int, int]:
+        """(min, max) dispatched instructions (a fused one once, SPEC §11)."""
+        counts = [p.dispatched for p in self.sampled.pixels]
+        return min(counts), max(counts)
+
+    @property
+    def memory_ops(self) -> tuple[int, int]:
+        """(min, max) stack and register memory operations (SPEC §11.4)."""
+        counts = [p.memory_ops for p in self.sampled.pixels]
+        return min(counts), max(counts)
+
+    @property
     def jumps(self) -> tuple[int, int]:
         counts = [p.jumps for p in self.sampled.pixels]
         return min(counts), max(counts)
@@ -156,12 +168,15 @@ class ProgramStats:
             "executed": {
                 "instructions_min": self.executed[0], "instructions_max": self.executed[1],
                 "jumps_min": self.jumps[0], "jumps_max": self.jumps[1],
+                "dispatched_min": self.dispatched[0], "dispatched_max": self.dispatched[1],
+                "memory_ops_min": self.memory_ops[0], "memory_ops_max": self.memory_ops[1],
                 "uniform": self.uniform, "jump_limit": s.max_jumps,
                 "pixels_hit_jump_limit": len(self.cut_off),
                 "work_budget": s.max_steps, "pixels_hit_work_budget": len(self.spent),
                 "frame": {"width": s.width, "height": s.height, "time": s.time},
                 "samples": [{"x": p.x, "y": p.y, "u": p.u, "v": p.v,
-                             "instructions": p.instructions, "jumps": p.jumps,
+                             "instructions": p.instructions, "dispatched": p.dispatched,
+                             "memory_ops": p.memory_ops, "jumps": p.jumps,
                              "hit_jump_limit": p.hit_jump_limit,
                              "hit_work_budget": p.hit_work_budget} for p in s.pixels],
             },
@@ -191,7 +206,7 @@ def program_stats(source_or_program: str | Program, *, max_jumps: int = LIMITS.j
         program = source_or_program
     before = None if unoptimized is None else \
         program_stats(unoptimized, max_jumps=max_jumps, pixels=pixels)
-    static = static_stats(program)
+    static = static_stats(unfuse(program))  # fused code has the stack of what it fuses
     sampled = run_samples(program.slots(), pixels=pixels, max_jumps=max_jumps)
-    return ProgramStats(static.instructions, static.registers, static.max_stack, sampled,
+    return ProgramStats(len(program.instructions), static.registers, static.max_stack, sampled,
                         before)

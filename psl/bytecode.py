@@ -14,6 +14,11 @@ A program is an array of float4 *slots*, two per instruction: the opcode slot
     JUMP       (slot index)        the opcode slot of the target (2 * instruction index)
     CONDJUMP   (slot index)        taken when the popped value's x is 0
 
+Fused instructions (-O2, docs/spec.md §11, registry.FUSED): slot 2k is (op, f0, f1, f2) and
+slot 2k + 1 (f3, f4, f5, f6), one field per step of the pattern (registry.FUSED_TOKENS),
+unused fields 0 and no NaN anywhere; an Instruction of a fused op holds the 7 fields as its
+operand. `expand` gives the instructions it stands for, which is how every VM runs it.
+
 The VM reads every number as `uint(round(x))` (masks as `uint(y)`), so decoding arbitrary
 slots (`read_slots`) follows the shader, while `decode` accepts only well-formed programs.
 
@@ -41,7 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from psl import registry
-from psl.registry import LIMITS, PAD_NAN_BITS, Op
+from psl.registry import FUSED_BY_OP, FUSED_BY_TOKENS, LIMITS, PAD_NAN_BITS, FusedOp, Op
 
 #: Lane type of every slot, value and texture.
 F32 = np.float32
@@ -119,8 +124,12 @@ def assemble(instructions: Iterable[tuple[float, Sequence[float]]], pad: bool = 
     so tests can build slots the compiler never emits."""
     ops: list[float] = []
     operands: list[Sequence[float]] = []
+    fused: list[Sequence[float]] = []
     for op, operand in instructions:
         ops.append(float(op))
+        if op in FUSED_BY_OP:
+            fused.append(operand)
+            operand = [NAN] * 4  # written below
         operands.append(operand if len(operand) == 4 else
                         [*operand, *[NAN] * (4 - len(operand))])
     n = 2 * len(ops)
@@ -132,6 +141,12 @@ def assemble(instructions: Iterable[tuple[float, Sequence[float]]], pad: bool = 
             out[1:n:2] = np.array(operands, dtype=np.float64)
     bits = out.view(np.uint32)
     bits[np.isnan(out)] = PAD_NAN_BITS
+    for k, op in enumerate(ops):
+        if op in FUSED_BY_OP:  # fields in both slots, unused ones 0 (no NaN)
+            got = list(fused.pop(0))[:7]
+            fields = [*got, *[0.0] * (7 - len(got))]
+            out[2 * k, 1:] = np.array(fields[:3], dtype=np.float64)
+            out[2 * k + 1] = np.array(fields[3:], dtype=np.float64)
     return out
 
 
@@ -172,6 +187,10 @@ def to_texture(slots: np.ndarray) -> np.ndarray:
     operands = tex[1: len(arr): 2]
     operands[~pushconst, 2:] = 0
     tex[1: len(arr): 2] = operands
+    # fused instructions (§11) hold only numbers: both slots go as they are
+    fused = np.isin(np.round(tex[0: len(arr): 2, 0].astype(np.float64)), list(FUSED_BY_OP))
+    for k in np.flatnonzero(fused):
+        tex[2 * k: 2 * k + 2] = arr[2 * k: 2 * k + 2]
     return tex.reshape(LIMITS.texture_height, LIMITS.texture_width, 4)
 
 
@@ -246,10 +265,14 @@ def decode(slots: np.ndarray) -> Program:
         if np.isnan(op_lane) or op_lane == 0:
             break
         code = int(round(float(op_lane)))
+        if code in FUSED_BY_OP:
+            out.append(Instruction(FusedOp(code), tuple(  # type: ignore[arg-type]
+                float(x) for x in (*arr[k][1:], *arr[k + 1]))))
+            continue
         if code not in Op.__members__.values():
             raise DecodeError(f"slot {k}: unknown opcode {code}")
         out.append(Instruction(Op(code), tuple(float(x) for x in arr[k + 1])))  # type: ignore[arg-type]
-    regs = {int(i.operand[0]) for i in out if i.op in (Op.PUSHVAR, Op.SETVAR)}
+    regs = {int(i.operand[0]) for i in plain(out) if i.op in (Op.PUSHVAR, Op.SETVAR)}
     return Program(out, registers=max(regs) + 1 if regs else 0)
 
 
@@ -331,6 +354,9 @@ def format_number(x: float) -> str:
 def disassemble(ins: Instruction) -> str:
     """One listing line, in the original compiler's notation."""
     o = ins.operand
+    if int(ins.op) in FUSED_BY_OP:
+        parts = "; ".join(disassemble(p) for p in expand(int(ins.op), o))
+        return f"{ins.op.name} {{ {parts} }}"
     n = int(o[0]) if math.isfinite(o[0]) else 0
     if ins.op == Op.PUSHCONST:
         return "PUSHCONST (" + ", ".join(format_number(x) for x in o) + ")"
@@ -352,6 +378,7 @@ def disassemble(ins: Instruction) -> str:
 
 
 _LINE = re.compile(r"^\s*([A-Z]+)\s*(.*?)\s*$")
+_FUSED_LINE = re.compile(r"^\s*F_([A-Z]+)\s*\{(.*)\}\s*$")
 
 
 class ListingError(ValueError):
@@ -364,6 +391,10 @@ def _number(text: str) -> float:
 
 def parse_line(line: str) -> Instruction:
     """One listing line (ours or the original compiler's) -> instruction."""
+    fused = _FUSED_LINE.match(line)
+    if fused and fused.group(1) in FUSED_BY_TOKENS:
+        parts = [parse_line(p) for p in fused.group(2).split(";")]
+        return fuse(FUSED_BY_TOKENS[fused.group(1)].op, parts)
     m = _LINE.match(line)
     if not m or m.group(1) not in Op.__members__:
         raise ListingError(f"not an instruction: {line!r}")
@@ -404,3 +435,146 @@ def same_as_original(ours: Instruction, theirs: Instruction) -> bool:
         elif a != b:
             return False
     return True
+
+
+# ---------------------------------------------------------------------- fused (-O2)
+
+def _pick_lanes(field: float) -> tuple[float, float, float, float]:
+    m = operand_number(field) % 10000
+    return (float(m // 1000), float(m // 100 % 10), float(m // 10 % 10), float(m % 10))
+
+
+def expand(op: int, fields: Sequence[float]) -> list[Instruction]:
+    """The instructions a fused instruction stands for (docs/spec.md §11), its fields read as
+    the VM reads them: V, S, B, U, C, J, G as operand numbers, K as the constant's x lane,
+    W as the swizzle pick's four decimal digits (most significant first)."""
+    f = FUSED_BY_OP[op]
+    out: list[Instruction] = []
+    for t, x in zip(f.tokens, fields, strict=False):
+        n = float(operand_number(x))
+        if t == "V":
+            out.append(instruction(Op.PUSHVAR, n % LIMITS.registers))
+        elif t == "K":
+            out.append(instruction(Op.PUSHCONST, x))
+        elif t == "W":
+            out.append(instruction(Op.PUSHCONST, *_pick_lanes(x)))
+            out.append(instruction(Op.CALL, registry.SWIZZLE.id))
+        elif t == "S":
+            out.append(instruction(Op.SETVAR, n % LIMITS.registers))
+        else:
+            code = {"B": Op.BINOP, "U": Op.UNOP, "C": Op.CALL, "J": Op.CONDJUMP,
+                    "G": Op.JUMP}[t]
+            out.append(instruction(code, n))
+    return out
+
+
+def plain(instructions: Iterable[Instruction]) -> list[Instruction]:
+    """Instructions with every fused one expanded (registers, listings, statistics)."""
+    out: list[Instruction] = []
+    for ins in instructions:
+        if int(ins.op) in FUSED_BY_OP:
+            out.extend(expand(int(ins.op), ins.operand))
+        else:
+            out.append(ins)
+    return out
+
+
+def unfuse(program: Program) -> Program:
+    """The program with every fused instruction replaced by the instructions it stands
+    for, jumps retargeted (the -O1 code an -O2 program was made from)."""
+    if not any(int(i.op) in FUSED_BY_OP for i in program.instructions):
+        return program
+    starts: list[int] = []
+    out: list[Instruction] = []
+    for ins in program.instructions:
+        starts.append(len(out))
+        out.extend(expand(int(ins.op), ins.operand) if int(ins.op) in FUSED_BY_OP else [ins])
+    n = len(program.instructions)
+    moved = []
+    for ins in out:
+        if ins.op in (Op.JUMP, Op.CONDJUMP):
+            slot = operand_number(ins.operand[0])
+            if slot % 2 == 0 and slot // 2 <= n:
+                k = slot // 2
+                ins = instruction(ins.op, 2 * (starts[k] if k < n else len(out)))
+        moved.append(ins)
+    return Program(moved, program.registers, dict(program.variables))
+
+
+def fuse(op: int, parts: Sequence[Instruction]) -> Instruction:
+    """The fused instruction `op` standing for `parts` (a W step is two of them); the inverse
+    of `expand` on what the -O2 pass fuses: a K is a scalar constant (x not NaN), a W's pick
+    lanes are integers 0-4, a S is plain; jump targets are slot indices here."""
+    f = FUSED_BY_OP[op]
+    fields: list[float] = []
+    k = 0
+    for t in f.tokens:
+        p = parts[k]
+        if t == "K":
+            fields.append(p.operand[0])
+        elif t == "W":
+            a, b, c, d = (int(x) for x in p.operand)
+            fields.append(float(1000 * a + 100 * b + 10 * c + d))
+            k += 1
+        else:
+            fields.append(float(operand_number(p.operand[0])))
+        k += 1
+    if k != len(parts):
+        raise ListingError(f"{f.name} stands for {k} instructions, not {len(parts)}")
+    return Instruction(FusedOp(op), tuple([*fields, *[0.0] * (7 - len(fields))]))  # type: ignore[arg-type]
+
+
+#: Stack and register memory operations of one plain instruction (docs/spec.md §11.4):
+#: register reads and writes, stack reads (pops) and writes (pushes); a masked SETVAR
+#: reads the register it writes. Constants come from the program, not from this memory.
+def memory_ops(ins: Instruction) -> int:
+    op = int(ins.op)
+    if op in FUSED_BY_OP:
+        return fused_memory_ops(ins)
+    n = operand_number(ins.operand[0])
+    if op == Op.PUSHCONST:
+        return 1
+    if op == Op.PUSHVAR:
+        return 2
+    if op == Op.BINOP:
+        return 3
+    if op == Op.UNOP:
+        return 2
+    if op == Op.CALL:
+        b = registry.BUILTIN_BY_ID.get(n)
+        return (b.arity if b else 0) + 1
+    if op == Op.SETVAR:
+        m = ins.operand[1]
+        return 2 if m != m or operand_number(m) == 0 else 3
+    if op == Op.CONDJUMP:
+        return 1
+    return 0
+
+
+def fused_memory_ops(ins: Instruction) -> int:
+    return steps_memory_ops(expand(int(ins.op), ins.operand))
+
+
+def steps_memory_ops(steps: Sequence[Instruction]) -> int:
+    """Memory operations of plain instructions run as one fused instruction, which keeps
+    what its steps pass to each other out of the stack: it reads the registers its PUSHVARs
+    name, writes those of its SETVARs, pops the values it takes from the stack below its own
+    and pushes what it leaves there."""
+    own = 0  # values the steps pushed that are still on the stack
+    mem = 0
+    for p in steps:
+        op = int(p.op)
+        if op == Op.PUSHVAR:
+            mem += 1
+        if op == Op.SETVAR:
+            mem += 1
+        n_pop = {Op.BINOP: 2, Op.UNOP: 1, Op.SETVAR: 1, Op.CONDJUMP: 1}.get(Op(op), 0)
+        if op == Op.CALL:
+            b = registry.BUILTIN_BY_ID.get(operand_number(p.operand[0]))
+            n_pop = b.arity if b else 0
+        take = min(own, n_pop)
+        mem += n_pop - take  # pops below the instruction's own values read the stack
+        own -= take
+        if op in (Op.PUSHCONST, Op.PUSHVAR, Op.BINOP, Op.UNOP, Op.CALL):
+            own += 1
+    return mem + own

@@ -157,6 +157,72 @@ OPTIMIZER_PASSES: tuple[str, ...] = ("loops", *OPTIMIZER_PIPELINE, "forward", "h
                                      "unroll", "renumber")
 
 
+#: Optimization levels every compiler and VM knows (docs/spec.md §10): the in-world compiler,
+#: the HLSL/WebGL VMs, the exports and every test that loops over "all levels" use these.
+OPTIMIZE_LEVELS: tuple[int, ...] = (0, 1)
+#: Levels of the Python compiler and reference VM: -O2 (docs/spec.md §11) is -O1 then the
+#: `fuse` pass; not yet in the in-world compiler, the HLSL/WebGL VMs or the exports.
+PYTHON_OPTIMIZE_LEVELS: tuple[int, ...] = (0, 1, 2)
+#: The passes -O2 runs after the whole of -O1, in order (psl/optimize/<pass>.py; their
+#: in-world halves are still to come).
+O2_PASSES: tuple[str, ...] = ("fuse",)
+
+#: -O2's superinstructions (docs/spec.md §11): one token per fused step, each step one
+#: field (one float32 lane) of the fused instruction. The VM executes a fused instruction
+#: exactly as the instructions it replaces, in order.
+FUSED_TOKENS: dict[str, str] = {
+    "V": "PUSHVAR r (field: r)",
+    "K": "PUSHCONST (c, NaN, NaN, NaN), c not NaN (field: c)",
+    "W": "PUSHCONST (l1, l2, l3, l4), each lane an integer 0-4, then CALL swizzle "
+         "(field: 1000 l1 + 100 l2 + 10 l3 + l4)",
+    "B": "BINOP (field: operator id)",
+    "U": "UNOP (field: operator code)",
+    "C": "CALL (field: builtin id)",
+    "S": "SETVAR r, whole register (field: r)",
+    "J": "CONDJUMP, the last step only (field: target slot)",
+    "G": "JUMP, the last step only (field: target slot)",
+}
+#: A fused instruction has at most this many steps: its two slots hold the opcode and 7
+#: fields (opcode slot y, z, w, then operand slot x, y, z, w).
+FUSED_MAX_STEPS = 7
+#: The first fused opcode; fused opcode FUSED_FIRST_OP + k is FUSED_PATTERNS[k]. The
+#: opcodes of Op (0-8) are unchanged and 9-63 stay free for plain instructions.
+FUSED_FIRST_OP = 64
+#: The fused instructions, chosen from measurement (bench/results/o2-sequences.md): dynamic
+#: sequence frequencies at -O1 over the corpus and 1,000 generated programs, picked greedily
+#: by dispatches saved. Append only: a pattern's opcode is its index here + FUSED_FIRST_OP.
+FUSED_PATTERNS: tuple[str, ...] = (
+    "KB", "VW", "VKB", "BB", "CW", "CC", "SK", "BC", "VKBSG", "VKBJ", "VVB", "KC", "VB", "CB",
+    "CKBS", "KJ", "KS", "CS", "VWVW", "CWCWB", "KVW", "BCSC", "BS", "VWKB", "SG", "KBKB",
+    "CCCC", "BKBBK", "KK", "BCBB", "SVV", "VBSV", "VKBS", "VVKB", "CBB", "CKB", "BKVWB",
+    "KSKS", "BBBS", "BJ", "SKS", "CWC", "CK", "KBJ", "SVVB", "VV", "VWVWB", "KCB",
+)
+
+
+@dataclass(frozen=True)
+class Fused:
+    op: int  # the opcode
+    tokens: str  # one letter of FUSED_TOKENS per step
+
+    @property
+    def name(self) -> str:
+        return "F_" + self.tokens
+
+    @property
+    def weight(self) -> int:
+        """Instructions it replaces: what it counts as against the work budget (§7.2)."""
+        return len(self.tokens) + self.tokens.count("W")
+
+
+FUSED: tuple[Fused, ...] = tuple(Fused(FUSED_FIRST_OP + k, t)
+                                 for k, t in enumerate(FUSED_PATTERNS))
+FUSED_BY_OP: dict[int, Fused] = {f.op: f for f in FUSED}
+FUSED_BY_TOKENS: dict[str, Fused] = {f.tokens: f for f in FUSED}
+#: The fused opcodes as an enum (a fused Instruction's op), beside Op: everything that
+#: iterates Op (the generated VMs, the in-world compiler) stays as it is until it runs -O2.
+FusedOp = enum.IntEnum("FusedOp", {f.name: f.op for f in FUSED})  # type: ignore[misc]
+
+
 @dataclass(frozen=True)
 class OptimizerTuning:
     """The -O1 heuristics' constants, read by psl/optimize and rendered into the in-world
@@ -425,6 +491,11 @@ def validate() -> None:
         assert b.name not in KEYWORDS
         assert (b.dim == 0) == (b.result in (ResultDim.LARGEST, ResultDim.MASK))
         assert b.extension or 1 <= b.id <= 64, "core builtins take ids 1-64"
+    for f in FUSED:
+        assert 2 <= len(f.tokens) <= FUSED_MAX_STEPS and set(f.tokens) <= set(FUSED_TOKENS)
+        assert all(t not in "JG" for t in f.tokens[:-1]), "a jump ends a fused instruction"
+        assert f.op > max(Op) and f.op < 2**24
+    assert len(FUSED_BY_TOKENS) == len(FUSED)
 
 
 @dataclass(frozen=True)

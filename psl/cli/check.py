@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from psl.cli.common import display_name, optimize_option, print_diagnostics, read_source
+from psl.cli.common import display_name, print_diagnostics, python_optimize_option, read_source
 from psl.compiler import check_source
 from psl.diagnostics import Diagnostic, render_json
 from psl.registry import LIMITS
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("--widths", "show_widths", is_flag=True,
               help="for programs without errors: the inferred width of every variable "
                    "read and assignment, and of the result")
-@optimize_option
+@python_optimize_option
 def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: bool,
             show_widths: bool, optimize: int) -> None:
     """Check PSL programs for errors and warnings (FILE may be - for stdin).
@@ -72,7 +72,7 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
         else:
             print_diagnostics(diags, source, path, err=False)
             if numbers is not None:
-                click.echo(format_stats(numbers, display_name(path)))
+                click.echo(format_stats(numbers, display_name(path), optimize))
             if inference is not None:
                 click.echo(format_widths(inference, source, display_name(path)))
     if fmt == "json":
@@ -92,7 +92,7 @@ def _span(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
-def format_stats(s: ProgramStats, path: str) -> str:
+def format_stats(s: ProgramStats, path: str, level: int = 1) -> str:
     """The text of `psl check --stats` for one program, in the style of the diagnostics."""
     sampled = s.sampled
     k = len(sampled.pixels)
@@ -116,6 +116,11 @@ def format_stats(s: ProgramStats, path: str) -> str:
     else:
         lines.append(f"  = executed: {lo}-{hi} instructions per pixel over {k} sample pixels "
                      f"({jumps})")
+    dlo, dhi = s.dispatched
+    mlo, mhi = s.memory_ops
+    lines.append(f"  = dispatched: {_span(dlo, dhi)} instructions per pixel (a fused "
+                 f"instruction once, SPEC §11); stack and register memory operations: "
+                 f"{_span(mlo, mhi)}")
     cut = s.cut_off
     if cut:
         whom = "every sample pixel" if len(cut) == k else \
@@ -132,7 +137,7 @@ def format_stats(s: ProgramStats, path: str) -> str:
     if before is not None:
         blo, bhi = before.executed
         bj = _span(*before.jumps)
-        lines.append(f"  = optimized (-O1): at -O0 it would be {before.instructions} "
+        lines.append(f"  = optimized (-O{level}): at -O0 it would be {before.instructions} "
                      f"instructions, executing {_span(blo, bhi)} per pixel ({bj} jumps)")
     lines.append(f"  = note: counted by the reference VM at the corners and the centre of "
                  f"frame 0 of the reference settings ({sampled.width}x{sampled.height}, "

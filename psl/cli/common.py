@@ -24,6 +24,18 @@ def optimize_option(fn):
                              "emits the original compiler's code")(fn)
 
 
+def python_optimize_option(fn):
+    """`-O/--optimize 0|1|2` for the commands that compile and run in Python only (`psl
+    compile`, `psl run`, `psl check`): 2 adds the superinstructions of SPEC §11, which the
+    in-world compiler, the HLSL/WebGL VMs and the exports do not run yet. The default stays 1."""
+    return click.option("-O", "--optimize", "optimize", type=click.IntRange(0, 2), default=1,
+                        show_default=True, metavar="0|1|2",
+                        help="optimization level: 1 optimizes the bytecode (SPEC §10), 2 also "
+                             "fuses instructions (SPEC §11; the reference VM only, not yet "
+                             "the world, the HLSL/WebGL VMs or exports), 0 emits the original "
+                             "compiler's code")(fn)
+
+
 def read_source(path: str, strict: bool = False) -> str:
     """Read a program; `-` is stdin. Bounded (MAX_SOURCE_BYTES) and regular files only;
     undecodable bytes become U+FFFD (unless `strict`) so the lexer can point at them."""

@@ -7,7 +7,7 @@ import sys
 import click
 
 from psl.bytecode import FormatError
-from psl.cli.common import optimize_option, print_diagnostics, read_source
+from psl.cli.common import print_diagnostics, python_optimize_option, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS
 from psl.userfiles import same_file, write_bytes
@@ -25,7 +25,7 @@ from psl.userfiles import same_file, write_bytes
 @click.option("--pad", is_flag=True,
               help=f"bin: the original world's format, all {LIMITS.original_slots} slots "
                    f"(programs of at most {LIMITS.original_instructions} instructions)")
-@optimize_option
+@python_optimize_option
 def command(file: str, output: str | None, fmt: str, pad: bool, optimize: int) -> None:
     """Compile a PSL program to VM bytecode."""
     if output is not None and file != "-" and same_file(output, file):

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from psl.cli.common import Finite, optimize_option, print_diagnostics, read_source
+from psl.cli.common import Finite, print_diagnostics, python_optimize_option, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS, RELIEF
 from psl.userfiles import same_file, write_bytes
@@ -130,6 +130,12 @@ def format_stats(stats: Stats) -> str:
     return "\n".join([
         f"executed instructions per pixel: mean {s['exec_instructions_per_pixel_mean']:.3f}, "
         f"max {s['exec_instructions_per_pixel_max']}",
+        *([f"dispatched instructions per pixel: mean {s['dispatched_per_pixel_mean']:.3f}, "
+           f"max {s['dispatched_per_pixel_max']} (a fused instruction once, SPEC §11)"]
+          if "dispatched_per_pixel_mean" in s else []),
+        *([f"stack and register memory operations per pixel: mean "
+           f"{s['memory_ops_per_pixel_mean']:.3f}, max {s['memory_ops_per_pixel_max']}"]
+          if "memory_ops_per_pixel_mean" in s else []),
         f"jumps per pixel: mean {s['jumps_per_pixel_mean']:.3f}, max {s['jumps_per_pixel_max']}",
         f"pixels that hit the jump limit: {s['pixels_hit_jump_limit']}",
         f"pixels that hit the work budget: {s['pixels_hit_work_budget']}",
@@ -184,7 +190,7 @@ def format_stats(stats: Stats) -> str:
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
-@optimize_option
+@python_optimize_option
 def command(file: str, output: str | None, relief_out: str | None, relief_grid: str,
             height_scale: float, shaded: bool, view: View, size: tuple[int, int],
             time_: float, frames: int, fps: float, camera: np.ndarray | None,

@@ -16,6 +16,9 @@ jumps on any path. One module per pass, run in this order:
     unroll      a loop that runs a count known exactly becomes that many copies
     renumber    registers numbered by first appearance
 
+-O2 (docs/spec.md §11) runs all of that, then the passes of registry.O2_PASSES:
+    fuse        runs of instructions that match registry.FUSED become one superinstruction
+
 A program outside what the passes reason about (`code.stack_depths` says which), or whose
 loops nest deeper than LIMITS.optimize_loop_nesting, comes back unchanged."""
 
@@ -23,13 +26,14 @@ from __future__ import annotations
 
 import math
 
-from psl.bytecode import Instruction, Program, f32, operand_number
+from psl.bytecode import Instruction, Program, f32, operand_number, plain
 from psl.optimize import (
     constprop,
     copyprop,
     dse,
     fold,
     forward,
+    fuse,
     hoist,
     jumps,
     loops,
@@ -37,9 +41,19 @@ from psl.optimize import (
     unroll,
 )
 from psl.optimize.code import Code, is_jump, stack_depths
-from psl.registry import LIMITS, OPTIMIZER_PIPELINE, Op
+from psl.registry import (
+    FUSED_BY_OP,
+    LIMITS,
+    O2_PASSES,
+    OPTIMIZER_PIPELINE,
+    PYTHON_OPTIMIZE_LEVELS,
+    FusedOp,
+    Op,
+)
 
-LEVELS = (0, 1)
+#: The levels `optimize` takes; registry.OPTIMIZE_LEVELS are those every compiler and VM
+#: knows (-O2 is Python-only so far).
+LEVELS = PYTHON_OPTIMIZE_LEVELS
 
 
 def to_code(program: Program) -> Code | None:
@@ -94,12 +108,21 @@ def to_program(code: Code) -> Program:
     for op, a in zip(code.ops, code.args, strict=True):
         if is_jump(op):
             a = (float(2 * int(a[0])), *a[1:])
+        f = FUSED_BY_OP.get(op)
+        if f is not None:
+            if f.tokens[-1] in "JG":  # the jump's field: an instruction index -> its slot
+                last = len(f.tokens) - 1
+                a = (*a[:last], float(2 * int(a[last])), *a[last + 1:])
+            out.append(Instruction(FusedOp(op), tuple(f32(x) for x in a)))  # type: ignore[arg-type]
+            continue
         lanes = tuple(math.nan if x != x else f32(x) for x in a)
         out.append(Instruction(Op(op), lanes))  # type: ignore[arg-type]
-    regs = {int(a[0]) for op, a in zip(code.ops, code.args, strict=True)
-            if op in (Op.PUSHVAR, Op.SETVAR)}
+    regs = {int(i.operand[0]) for i in plain(out) if i.op in (Op.PUSHVAR, Op.SETVAR)}
     return Program(out, registers=max(regs) + 1 if regs else 0, variables=dict(code.names))
 
+
+#: registry.O2_PASSES -> the pass's function
+O2_RUN = {"fuse": fuse.run}
 
 #: registry.PIPELINE_PASSES -> the pass's function (each is a module here and a
 #: PASS_<NAME> of the in-world optimizer): named functions a reader can follow
@@ -142,7 +165,10 @@ def optimize(program: Program, level: int = 1) -> tuple[Program, list[int]]:
     if code is None:
         return program, list(range(len(program.instructions)))
     code = optimize_code(code)
+    if level >= 2:
+        for name in O2_PASSES:
+            code = O2_RUN[name](code)
     return to_program(code), code.origin
 
 
-__all__ = ["LEVELS", "PIPELINE_RUN", "optimize", "optimize_code", "run_pass"]
+__all__ = ["LEVELS", "O2_RUN", "PIPELINE_RUN", "optimize", "optimize_code", "run_pass"]

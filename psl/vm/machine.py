@@ -16,8 +16,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from psl.bytecode import from_texture, read_slots, set_mask_lanes
-from psl.registry import LIMITS, Op
+from psl.bytecode import (
+    Instruction,
+    expand,
+    from_texture,
+    read_slots,
+    set_mask_lanes,
+    steps_memory_ops,
+)
+from psl.registry import FUSED_BY_OP, FUSED_FIRST_OP, LIMITS, Op
 from psl.vm import values
 from psl.vm.builtins import Ctx
 from psl.vm.calls import arity, call
@@ -31,6 +38,7 @@ SLOTS = LIMITS.slots
 _PUSHCONST, _PUSHVAR, _BINOP, _UNOP, _CALL, _SETVAR, _JUMP, _CONDJUMP = (
     int(Op.PUSHCONST), int(Op.PUSHVAR), int(Op.BINOP), int(Op.UNOP), int(Op.CALL),
     int(Op.SETVAR), int(Op.JUMP), int(Op.CONDJUMP))
+_FUSED_FIRST = FUSED_FIRST_OP
 
 
 @dataclass
@@ -46,6 +54,11 @@ class Stats:
     #: bool [H][W]: stopped because it executed max_steps instructions (the work budget);
     #: None from callers that predate the budget (read as no pixel)
     hit_work_budget: np.ndarray | None = None
+    #: int [H][W]: instructions dispatched (a fused instruction once, docs/spec.md §11;
+    #: without fused instructions the executed instructions); None from older callers
+    dispatched: np.ndarray | None = None
+    #: int [H][W]: stack and register memory operations (docs/spec.md §11.4)
+    memory_ops: np.ndarray | None = None
 
     @property
     def spent(self) -> np.ndarray:
@@ -61,6 +74,12 @@ class Stats:
             "pixels_hit_jump_limit": int(self.hit_jump_limit.sum()),
             "hit_jump_limit": bool(self.hit_jump_limit.any()),
             "pixels_hit_work_budget": int(self.spent.sum()),
+            **({} if self.dispatched is None else {
+                "dispatched_per_pixel_mean": float(self.dispatched.mean()),
+                "dispatched_per_pixel_max": int(self.dispatched.max())}),
+            **({} if self.memory_ops is None else {
+                "memory_ops_per_pixel_mean": float(self.memory_ops.mean()),
+                "memory_ops_per_pixel_max": int(self.memory_ops.max())}),
             "max_stack": int(self.max_stack),
             "registers": int(self.registers),
         }
@@ -72,6 +91,8 @@ class Code:
 
     ops: list = field(default_factory=list)
     registers: int = 0
+    #: per slot index: the stack and register memory operations of the instruction there
+    mem: list = field(default_factory=list)
 
 
 def decode(slots: np.ndarray) -> Code:
@@ -90,11 +111,10 @@ def decode(slots: np.ndarray) -> Code:
     # a jump targets an odd slot. Compiled code never does, so then those are not decoded.
     odd = any(rounded[i] in (_JUMP, _CONDJUMP) and rounded[i + 1] % 2
               for i in range(0, used, 2))
-    for i in range(used):
-        if i % 2 and not odd:
-            ops.append((0, 0))  # never run
-            continue
-        op = rounded[i]
+    mem = code.mem
+
+    def plain(op: int, i: int) -> tuple:
+        """(op, data) of the plain instruction whose operand is at slot i + 1."""
         n = rounded[i + 1]
         if op == _PUSHCONST:
             lanes = p[i + 1]
@@ -110,30 +130,97 @@ def decode(slots: np.ndarray) -> Code:
             data = (n, arity(n))
         else:
             data = n
-        ops.append((op, data))
+        return op, data
+
+    for i in range(used):
+        if i % 2 and not odd:
+            ops.append((0, 0))  # never run
+            mem.append(0)
+            continue
+        op = rounded[i]
+        f = FUSED_BY_OP.get(op)
+        if f is None:
+            op, data = plain(op, i)
+            ops.append((op, data))
+            mem.append(_memory(op, data))
+            continue
+        # fused (docs/spec.md §11): its steps, decoded as plain instructions
+        fields = [float(x) for x in (*p[i][1:], *p[i + 1])]
+        steps = expand(op, fields)
+        parts = [_decode_step(step, mask_of=set_mask_lanes, consts=consts) for step in steps]
+        tail = parts[-1] if parts[-1][0] in (_JUMP, _CONDJUMP) else None
+        body = parts[:-1] if tail is not None else parts
+        ops.append((op, (f.weight, body, tail)))
+        mem.append(steps_memory_ops(steps))
     ops.extend([(0, 0)] * (SLOTS - used))
+    mem.extend([0] * (SLOTS - used))
     # Registers used: highest PUSHVAR/SETVAR register before the first opcode 0, + 1.
     regs = -1
     for i in range(0, SLOTS, 2):
         op, data = code.ops[i]
         if op == 0:
             break
-        if op == _PUSHVAR:
-            regs = max(regs, data)
-        elif op == _SETVAR:
-            regs = max(regs, data[0])
+        steps = ([*data[1], *([data[2]] if data[2] else [])] if op >= FUSED_FIRST_OP
+                 and op in FUSED_BY_OP else [(op, data)])
+        for sop, sdata in steps:
+            if sop == _PUSHVAR:
+                regs = max(regs, sdata)
+            elif sop == _SETVAR:
+                regs = max(regs, sdata[0])
     code.registers = regs + 1
     return code
+
+
+def _memory(op: int, data) -> int:  # noqa: ANN001
+    """Stack and register memory operations of a plain instruction (docs/spec.md §11.4;
+    bytecode.memory_ops on the decoded form)."""
+    if op == _PUSHCONST:
+        return 1
+    if op == _PUSHVAR:
+        return 2
+    if op == _BINOP:
+        return 3
+    if op == _UNOP:
+        return 2
+    if op == _CALL:
+        return data[1] + 1
+    if op == _SETVAR:
+        return 2 if data[1] is None else 3
+    if op == _CONDJUMP:
+        return 1
+    return 0
+
+
+def _decode_step(ins: Instruction, mask_of, consts: dict) -> tuple:
+    """(op, data) of one step of a fused instruction, as `decode` makes it for a slot."""
+    op = int(ins.op)
+    o = ins.operand
+    n = 0 if o[0] != o[0] else int(round(o[0]))
+    if op == _PUSHCONST:
+        lanes = np.array(o, F32)
+        key = lanes.tobytes()
+        data = consts.get(key)
+        if data is None:
+            data = consts[key] = canon(lanes.reshape(4, 1).copy())
+        return op, data
+    if op == _PUSHVAR:
+        return op, n % REGISTERS
+    if op == _SETVAR:
+        return op, (n % REGISTERS, mask_of(0))
+    if op == _CALL:
+        return op, (n, arity(n))
+    return op, n
 
 
 class Group:
     """Pixels at one slot index with one stack pointer, and their state."""
 
     __slots__ = ("pc", "idx", "regs", "stack", "sp", "ex", "jb", "exbase", "jbase", "jmax",
-                 "exmax", "deep")
+                 "exmax", "deep", "sv", "mx", "svbase", "mbase")
 
     def __init__(self, pc: int, idx: np.ndarray, regs: dict, stack: list, sp: int,
-                 exbase: np.ndarray, jbase: np.ndarray, deep: int):
+                 exbase: np.ndarray, jbase: np.ndarray, deep: int,
+                 svbase: np.ndarray | None = None, mbase: np.ndarray | None = None):
         self.pc = pc
         self.idx = idx
         self.regs = regs
@@ -146,6 +233,12 @@ class Group:
         self.jmax = int(jbase.max()) if len(jbase) else 0
         self.exmax = int(exbase.max()) if len(exbase) else 0  # the busiest pixel's count
         self.deep = deep
+        # dispatches saved by fused instructions (executed - dispatched) and memory
+        # operations: accumulated in sv and mx, per pixel in svbase and mbase
+        self.sv = 0
+        self.mx = 0
+        self.svbase = np.zeros(len(idx), np.int64) if svbase is None else svbase
+        self.mbase = np.zeros(len(idx), np.int64) if mbase is None else mbase
 
     @property
     def m(self) -> int:
@@ -160,6 +253,12 @@ class Group:
             self.jbase = self.jbase + self.jb
             self.jmax += self.jb
             self.jb = 0
+        if self.sv:
+            self.svbase = self.svbase + self.sv
+            self.sv = 0
+        if self.mx:
+            self.mbase = self.mbase + self.mx
+            self.mx = 0
 
     def subset(self, cols: np.ndarray) -> Group:
         self.settle()
@@ -175,7 +274,7 @@ class Group:
 
         return Group(self.pc, self.idx[cols], {r: sub(v) for r, v in self.regs.items()},
                      [sub(v) for v in self.stack], self.sp, self.exbase[cols],
-                     self.jbase[cols], self.deep)
+                     self.jbase[cols], self.deep, self.svbase[cols], self.mbase[cols])
 
 
 def merge(groups: list[Group]) -> Group:
@@ -194,7 +293,9 @@ def merge(groups: list[Group]) -> Group:
     first = groups[0]
     return Group(first.pc, np.concatenate([g.idx for g in groups]), regs, stack, first.sp,
                  np.concatenate([g.exbase for g in groups]),
-                 np.concatenate([g.jbase for g in groups]), max(g.deep for g in groups))
+                 np.concatenate([g.jbase for g in groups]), max(g.deep for g in groups),
+                 np.concatenate([g.svbase for g in groups]),
+                 np.concatenate([g.mbase for g in groups]))
 
 
 class Frame:
@@ -216,10 +317,15 @@ class Frame:
         self.jumps = np.zeros(n, np.int64)
         self.hit = np.zeros(n, bool)
         self.spent = np.zeros(n, bool)  # stopped by the work budget
+        self.saved = np.zeros(n, np.int64)  # executed - dispatched (fused instructions)
+        self.memory = np.zeros(n, np.int64)  # stack and register memory operations
         self.stop_pc = np.zeros(n, np.int64)  # the slot index each pixel stopped at
         self.width = np.zeros(n, np.int8)  # the result's width before its NaN lanes are zeroed
         self.deep = 0
         self.groups_run = 0
+        #: when an int64 array of LIMITS.slots: per slot index, how many pixels executed the
+        #: instruction there (bench/bench_sequences.py profiles programs with it)
+        self.counts: np.ndarray | None = None
 
     def run(self) -> None:
         n = len(self.u)
@@ -254,6 +360,8 @@ class Frame:
             self.width[g.idx] = np.count_nonzero(raw == raw, axis=0)
         self.out[:, g.idx] = res
         self.exec[g.idx] = g.exbase
+        self.saved[g.idx] = g.svbase
+        self.memory[g.idx] = g.mbase
         self.jumps[g.idx] = g.jbase
         self.hit[g.idx] = hit
         self.spent[g.idx] = spent
@@ -274,11 +382,12 @@ class Frame:
         self.finish(stop, True)
         return [g.subset(np.flatnonzero(~over))]
 
-    def _spent(self, g: Group) -> list[Group]:
-        """Before an instruction, when g's busiest pixel has used the work budget: retire
-        the pixels that have (§7.2); returns the group of the others."""
+    def _spent(self, g: Group, weight: int = 1) -> list[Group]:
+        """Before an instruction that counts as `weight` (a fused one as the instructions
+        it replaces, §11), when g's busiest pixel would exceed the work budget: retire the
+        pixels that would (§7.2); returns the group of the others."""
         g.settle()
-        over = g.exbase >= self.max_steps
+        over = g.exbase + weight > self.max_steps
         if over.all():
             self.finish(g, False, True)
             return []
@@ -300,12 +409,18 @@ class Frame:
         zero = values.ZERO4
         # instructions this call may run before its busiest pixel reaches the budget
         room = self.max_steps - g.exmax - g.ex
+        counts = self.counts
+        m = g.m
+        mem = self.code.mem
+        mx = 0
         try:
             while True:
                 if pc >= SLOTS:  # the slot loop ends (`i < LIMITS.slots`)
                     g.pc, g.sp = pc, sp
                     g.ex += ex
                     ex = 0
+                    g.mx += mx
+                    mx = 0
                     g.deep = deep
                     self.finish(g, False)
                     return []
@@ -316,6 +431,8 @@ class Frame:
                     g.pc, g.sp = pc, sp
                     g.ex += ex
                     ex = 0
+                    g.mx += mx
+                    mx = 0
                     g.deep = deep
                     return self._spent(g)
                 op, data = ops[pc]
@@ -324,8 +441,39 @@ class Frame:
                     g.ex += ex
                     ex = 0
                     g.deep = deep
+                    g.mx += mx
+                    mx = 0
                     self.finish(g, False)
                     return []
+                if counts is not None:
+                    counts[pc] += m
+                mx += mem[pc]
+                if op >= _FUSED_FIRST and op in FUSED_BY_OP:
+                    # a fused instruction (§11): its steps in order, in one dispatch; it
+                    # counts as the instructions it replaces
+                    weight, body, tail = data
+                    if ex + weight > room:
+                        mx -= mem[pc]
+                        if counts is not None:
+                            counts[pc] -= m
+                        g.pc, g.sp = pc, sp
+                        g.ex += ex
+                        ex = 0
+                        g.deep = deep
+                        g.mx += mx
+                        mx = 0
+                        return self._spent(g, weight)
+                    for sop, sdata in body:
+                        sp = _step(sop, sdata, stack, sp, regs, ctx)
+                        if sp > deep:
+                            deep = sp
+                    ex += weight - 1
+                    g.sv += weight - 1
+                    if tail is None:
+                        ex += 1
+                        pc += 2
+                        continue
+                    op, data = tail
                 ex += 1
                 if op == _PUSHCONST:
                     stack[sp % STACK] = data
@@ -366,6 +514,8 @@ class Frame:
                     g.pc, g.sp = pc, sp
                     g.ex += ex
                     ex = 0
+                    g.mx += mx
+                    mx = 0
                     g.deep = max(deep, sp)
                     rest = self._jumped(g)
                     if rest is not None:
@@ -383,6 +533,8 @@ class Frame:
                             g.pc, g.sp = pc, sp
                             g.ex += ex
                             ex = 0
+                            g.mx += mx
+                            mx = 0
                             g.deep = max(deep, sp)
                             rest = self._jumped(g)
                             if rest is not None:
@@ -393,6 +545,8 @@ class Frame:
                         g.pc, g.sp = pc, sp
                         g.ex += ex
                         ex = 0
+                        g.mx += mx
+                        mx = 0
                         g.deep = max(deep, sp)
                         taken = g.subset(np.flatnonzero(z))
                         stay = g.subset(np.flatnonzero(~z))
@@ -409,7 +563,42 @@ class Frame:
                 pc += 2
         finally:
             g.ex += ex
+            g.mx += mx
             g.deep = max(g.deep, deep)
+
+
+def _step(op: int, data, stack: list, sp: int, regs: dict, ctx: Ctx) -> int:  # noqa: ANN001
+    """One step of a fused instruction that is not a jump, exactly as the loop of
+    `Frame.step_group` runs that instruction; returns the new stack pointer."""
+    zero = values.ZERO4
+    if op == _PUSHCONST:
+        stack[sp % STACK] = data
+        return sp + 1
+    if op == _PUSHVAR:
+        stack[sp % STACK] = regs.get(data, zero)
+        return sp + 1
+    if op == _BINOP:
+        r = stack[(sp - 1) % STACK] or zero
+        l_ = stack[(sp - 2) % STACK] or zero
+        stack[(sp - 2) % STACK] = binop(data, l_, r)
+        return sp - 1
+    if op == _UNOP:
+        s = (sp - 1) % STACK
+        stack[s] = unop(data, stack[s] or zero)
+        return sp
+    if op == _CALL:
+        bid, n_args = data
+        args = [stack[(sp - n_args + k) % STACK] or zero for k in range(n_args)]
+        sp -= n_args
+        stack[sp % STACK] = call(bid, args, ctx)
+        return sp + 1
+    if op == _SETVAR:
+        reg, lanes = data
+        sp -= 1
+        v = stack[sp % STACK] or zero
+        regs[reg] = v if lanes is None else _assign_lanes(regs.get(reg, zero), v, lanes)
+        return sp
+    return sp  # unknown opcodes do nothing
 
 
 def _assign_lanes(cur: V, v: V, lanes: list[tuple[int, int]]) -> V:
@@ -454,6 +643,8 @@ def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
     jumps = np.empty(n, np.int64)
     hit = np.empty(n, bool)
     spent = np.empty(n, bool)
+    saved = np.empty(n, np.int64)
+    memory = np.empty(n, np.int64)
     deep = groups = 0
     step = min(tile_pixels(code.registers), tile or n)
     for a in range(0, n, step):
@@ -463,13 +654,15 @@ def execute(slots: np.ndarray, inputs: Inputs, max_jumps: int = LIMITS.jumps,
         out[a:b] = frame.out.T
         exec_[a:b], jumps[a:b], hit[a:b] = frame.exec, frame.jumps, frame.hit
         spent[a:b] = frame.spent
+        saved[a:b], memory[a:b] = frame.saved, frame.memory
         deep, groups = max(deep, frame.deep), groups + frame.groups_run
         del frame
         if on_tile is not None:
             on_tile(b - a)
     img = out.reshape(h, w, 4)
     stats = Stats(exec_.reshape(h, w), jumps.reshape(h, w), hit.reshape(h, w), deep,
-                  code.registers, groups, spent.reshape(h, w))
+                  code.registers, groups, spent.reshape(h, w),
+                  (exec_ - saved).reshape(h, w), memory.reshape(h, w))
     return img, stats
 
 

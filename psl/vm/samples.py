@@ -80,6 +80,9 @@ class PixelCount:
     hit_jump_limit: bool  # stopped after more than max_jumps jumps
     hit_work_budget: bool = False  # stopped after max_steps executed instructions
     stop_index: int = -1  # the instruction it stopped at (slot index // 2)
+    #: dispatched instructions (a fused one once, docs/spec.md §11; -1: not counted)
+    dispatched: int = -1
+    memory_ops: int = 0  # stack and register memory operations (docs/spec.md §11.4)
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,8 @@ def run_samples(slots: np.ndarray, pixels: Sequence[tuple[int, int]] | None = No
     counts = tuple(
         PixelCount(int(x), int(y), float(u[k]), float(v[k]), int(frame.exec[k]),
                    int(frame.jumps[k]), bool(frame.hit[k]), bool(frame.spent[k]),
-                   int(frame.stop_pc[k]) // 2)
+                   int(frame.stop_pc[k]) // 2, int(frame.exec[k] - frame.saved[k]),
+                   int(frame.memory[k]))
         for k, (x, y) in enumerate(pixels))
     return Sampled(counts, int(frame.deep), max_jumps, inputs.width, inputs.height,
                    inputs.time, max_steps)

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from psl.registry import BUILTIN_BY_ID, LIMITS, Op
+from psl.registry import BUILTIN_BY_ID, FUSED_BY_OP, LIMITS, Op
 
 F = np.float32
 S = F(np.nan)
@@ -214,18 +214,9 @@ def run_pixel(slots: np.ndarray, px: dict, max_jumps: int = LIMITS.jumps,
         sp = (sp - 1) % 2**32
         return stack[sp % LIMITS.stack].copy()
 
-    i = 0
-    while i < LIMITS.slots:
-        if j > max_jumps:
-            break
-        if e >= max_steps:
-            break
-        op = to_uint(float(np.round(prog[i][0])))
-        o = prog[i + 1]
-        n = to_uint(float(np.round(o[0])))
-        if op == 0:
-            break
-        e += 1
+    def step(op: int, o: np.ndarray, n: int, i: int) -> int:
+        """One plain instruction (SPEC §7.3); returns the next slot index."""
+        nonlocal j
         if op == Op.PUSHCONST:
             push(o)
         elif op == Op.PUSHVAR:
@@ -287,5 +278,47 @@ def run_pixel(slots: np.ndarray, px: dict, max_jumps: int = LIMITS.jumps,
             if c[0] == 0:
                 i = n - 2
                 j += 1
-        i += 2
+        return i + 2
+
+    i = 0
+    while i < LIMITS.slots:
+        if j > max_jumps:
+            break
+        op = to_uint(float(np.round(prog[i][0])))
+        o = prog[i + 1]
+        n = to_uint(float(np.round(o[0])))
+        fused = FUSED_BY_OP.get(op)
+        weight = 1 if fused is None else len(fused.tokens) + fused.tokens.count("W")
+        if e + weight > max_steps:
+            break
+        if op == 0:
+            break
+        e += weight
+        if fused is None:
+            i = step(op, o, n, i)
+            continue
+        # a fused instruction (SPEC §11): field k is lane k + 1 of slot i, then slot i + 1
+        fields = [*prog[i][1:], *prog[i + 1]]
+        nxt = i + 2
+        for t, x in zip(fused.tokens, fields, strict=False):
+            num = to_uint(float(np.round(x)))
+            if t == "V":
+                step(Op.PUSHVAR, NAN4, num, i)
+            elif t == "K":
+                step(Op.PUSHCONST, np.array([x, S, S, S], F), 0, i)
+            elif t == "W":
+                d = num % 10000
+                pick = np.array([d // 1000, d // 100 % 10, d // 10 % 10, d % 10], F)
+                step(Op.PUSHCONST, pick, 0, i)
+                step(Op.CALL, NAN4, 29, i)
+            elif t == "S":
+                step(Op.SETVAR, NAN4, num, i)
+            else:
+                code = {"B": Op.BINOP, "U": Op.UNOP, "C": Op.CALL, "J": Op.CONDJUMP,
+                        "G": Op.JUMP}[t]
+                nxt = step(code, NAN4, num, i)
+        i = nxt
     return zero_nan(pop())
+
+
+NAN4 = np.full(4, np.nan, F)
