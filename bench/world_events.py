@@ -37,7 +37,8 @@ BEHAVIOURS = ("SyncCode", "ExampleButton", "TypingLock", "ScreenQuality", "Listi
 #: methods inside it that loop again: name -> iterations)
 LOOPS = {("ListingView", "Update"): ("Step", udonsharp.LISTING_PER_FRAME, {"MaskLetters": 4})}
 #: Unity/Udon events the behaviours implement (besides public methods sent by the UI)
-UDON_EVENTS = ("Start", "Update", "OnDeserialization", "Interact")
+UDON_EVENTS = ("Start", "Update", "OnDeserialization", "Interact", "InputMoveHorizontal",
+               "InputMoveVertical")
 COMPILE_CALLS = re.compile(r"\bcompiler\.(Compile|CompileReceived|CompileText)\(")
 _METHOD = re.compile(r"^    (?:public |private )(?:override )?\w+ (\w+)\(([^)]*)\)\s*$", re.M)
 

@@ -75,15 +75,94 @@ def _components(prefab: dict[int, dict], go_id: int) -> list[tuple[int, dict]]:
             for c in prefab[go_id]["GameObject"]["m_Component"]]
 
 
-def test_grid_meshes_ship_as_mesh_assets(package: pkg.Package) -> None:
+def test_grid_meshes_ship_as_empty_mesh_objects_with_the_full_bounds(
+        package: pkg.Package) -> None:
+    """Each grid ships as its Mesh object (the GUID and fileID the prefabs reference) without
+    vertices, which the editor script fills in on import; its bounds are already the full
+    grid's, holding every vertex the relief can move (RELIEF.max_displacement)."""
     for side in SIDES:
         path = _mesh_path(side)
         text = package.files[path].decode()
-        assert text == mesh.grid_mesh_asset(side)
+        assert text == mesh.placeholder_mesh_asset(side)
+        assert len(text) < 4000
         (doc,) = load_unity_yaml(text).values()
-        assert doc["__class__"] == mesh.MESH and body(doc)["m_IndexFormat"] == 1
-        assert body(doc)["m_VertexData"]["m_VertexCount"] == side * side
+        (full,) = load_unity_yaml(mesh.grid_mesh_asset(side)).values()
+        assert doc["__class__"] == mesh.MESH and body(doc)["m_Name"] == mesh.mesh_name(side)
+        assert body(doc)["m_VertexData"]["m_VertexCount"] == 0
+        assert body(doc)["m_LocalAABB"] == body(full)["m_LocalAABB"] == {
+            "m_Center": {"x": 0, "y": 0, "z": 0},
+            "m_Extent": {"x": 0.5, "y": 0.5, "z": registry.RELIEF.max_displacement}}
         assert f"mainObjectFileID: {mesh.MESH_ID}" in package.tree.entries[path].meta
+
+
+def test_editor_script_builds_the_grids_on_import(package: pkg.Package) -> None:
+    script = package.files["Editor/ShaderceptionSetup.cs"].decode()
+    assert "[InitializeOnLoad]" in script and "class GridMeshImport : AssetPostprocessor" in script
+    assert (f"public const float MaxDisplacement = {registry.RELIEF.max_displacement}f;"
+            in script)
+    assert "new Bounds(Vector3.zero, new Vector3(1f, 1f, 2f * MaxDisplacement))" in script
+    assert "mesh.indexFormat = UnityEngine.Rendering.IndexFormat.UInt32;" in script
+    assert "GridMeshes.EnsureAll();" in script  # Create or Repair too
+    guids = ", ".join(f'"{guid_for(NAME, _mesh_path(s))}"' for s in SIDES)
+    assert f"static readonly string[] Guids = {{ {guids} }};" in script
+
+
+GRID_MAIN = """
+using System.IO;
+public static class GridMain
+{
+    public static void Main(string[] args)
+    {
+        using (BinaryWriter w = new BinaryWriter(File.Create(args[0])))
+        {
+            foreach (int side in new[] { SIDES })
+            {
+                float[] p, uv;
+                int[] t;
+                PSL.Shaderception.EditorTools.GridMeshes.Arrays(side, out p, out uv, out t);
+                foreach (float x in p) w.Write(x);
+                foreach (float x in uv) w.Write(x);
+                foreach (int x in t) w.Write(x);
+            }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(not csbuild.tools_available(), reason="mono-mcs/mono-runtime not installed")
+def test_editor_grids_are_psls_grids(package: pkg.Package, tmp_path) -> None:
+    """The editor script's grid (what Unity gets) is mesh.grid's, bit for bit: positions,
+    uvs and triangles of every resolution (normals are (0, 0, -1) in both)."""
+    from pathlib import Path
+
+    import numpy as np
+
+    script = tmp_path / "ShaderceptionSetup.cs"
+    script.write_bytes(package.files["Editor/ShaderceptionSetup.cs"])
+    (tmp_path / "GridMain.cs").write_text(
+        GRID_MAIN.replace("SIDES", ", ".join(str(s) for s in SIDES)))
+    stubs = Path(__file__).parent / "package_support" / "EditorStubs.cs"
+    exe = tmp_path / "grid.exe"
+    proc = subprocess.run(["mcs", "-nologo", f"-out:{exe}", str(stubs), str(script),
+                           str(tmp_path / "GridMain.cs")], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = tmp_path / "grids.bin"
+    run = subprocess.run(["mono", str(exe), str(out)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    data = out.read_bytes()
+    at = 0
+    for side in SIDES:
+        g = mesh.grid(side)
+        for want, dtype in ((g.positions, "<f4"), (g.uvs, "<f4"), (g.triangles, "<i4")):
+            n = want.size * 4
+            got = np.frombuffer(data[at:at + n], dtype).reshape(want.shape)
+            at += n
+            assert np.array_equal(got, want.astype(dtype)), (side, dtype)
+        assert np.all(g.normals == np.asarray(mesh.NORMAL, np.float32))
+    assert at == len(data)
 
 
 def test_screen_materials_are_relief_and_flat_stays(package: pkg.Package) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from psl.gen import udonsharp
 from psl.gen.unity import package as pkg
-from psl.gen.unity.components import quality, sharing
+from psl.gen.unity.components import camera, livecopy, mirror, quality, sharing, video
 from psl.gen.unity.layouts import original, standard
 from psl.gen.unity.reference import OP_LINES, reference_text
 from psl.gen.unity.serialization import BUILTIN_ASSETS, guid_for
@@ -191,7 +191,11 @@ def test_original_layout_proportions_pickups_and_quality(package: pkg.Package) -
         assert 1 in kinds  # the kinematic Rigidbody
         assert p.local(f"{name}/Quad")["m_LocalScale"] == {"x": size, "y": size, "z": size}
         renderers |= {c["__id"] for c in p.components(f"{name}/Quad") if "m_Materials" in c}
-    assert len(renderers) == 3
+    # the live copy behind the code box is a program screen too (it follows the resolution)
+    renderers |= {c["__id"] for c in p.components(f"Canvas/CodeInput/{livecopy.LIVE_COPY_NAME}/"
+                                                   f"{livecopy.LIVE_QUAD_NAME}")
+                  if "m_Materials" in c}
+    assert len(renderers) == 4
     sizes = sorted(pkg.CRT_SIZES)
     for size in sizes:
         path = f"Canvas/{quality.QUALITY_NAME}/Quality_{size}"
@@ -220,3 +224,134 @@ def test_listing_button_reaches_the_listing_view(prefab: Prefab, package: pkg.Pa
                            "Text")
     assert proxy["output"] == {"fileID": output["__id"]}
     assert str(proxy["screenMat"]["guid"]) == guid_for(NAME, "Runtime/Materials/PSL_VM.mat")
+
+
+# --- issue 39: camera at hand height, the program behind the code, mirror, video player --------
+
+
+def test_camera_pickup_is_at_hand_height(prefab: Prefab) -> None:
+    """Both layouts' camera pickups wait where a standing player's hand reaches them (the
+    original world's CameraControl sits at 1.87 m); the root is the floor."""
+    y = prefab.local(camera.CAMERA_INPUT_NAME)["m_LocalPosition"]["y"]
+    low, high = camera.HAND_HEIGHT
+    assert low <= y <= high
+    # the pickup hangs from the root, so its local height is its height above the floor
+    root_transform = prefab.transform("")
+    assert body(prefab.docs[prefab.transform(camera.CAMERA_INPUT_NAME)])["m_Father"] == {
+        "fileID": root_transform}
+
+
+def test_original_camera_is_where_the_original_had_it(package: pkg.Package) -> None:
+    p = Prefab(package.files[pkg.ORIGINAL_PREFAB_PATH].decode())
+    assert p.local(camera.CAMERA_INPUT_NAME)["m_LocalPosition"]["y"] == 1.87
+
+
+def test_live_copy_quad_sits_behind_the_code_and_the_toggle_switches_it(
+        prefab: Prefab) -> None:
+    """<code box>/LiveCopy holds a quad with the program screens' material (the original's
+    InputField/Quad with ScreenFlat.mat) and a see-through veil; the code's text is lifted in
+    front of both; a Toggle's onValueChanged sets the LiveCopy object active (on at start)."""
+    base = f"Canvas/CodeInput/{livecopy.LIVE_COPY_NAME}"
+    screen = next(c for c in prefab.components("Screen") if "m_Materials" in c)
+    quad = next(c for c in prefab.components(f"{base}/{livecopy.LIVE_QUAD_NAME}")
+                if "m_Materials" in c)
+    assert quad["m_Materials"] == screen["m_Materials"]  # the screens' render texture
+    mesh = next(c for c in prefab.components(f"{base}/{livecopy.LIVE_QUAD_NAME}")
+                if "m_Mesh" in c)
+    assert mesh["m_Mesh"] == {"fileID": BUILTIN_ASSETS["QuadMesh"].file_id,
+                              "guid": BUILTIN_ASSETS["QuadMesh"].guid, "type": 0}
+    code = prefab.local("Canvas/CodeInput")["m_SizeDelta"]
+    local = prefab.local(f"{base}/{livecopy.LIVE_QUAD_NAME}")
+    assert (local["m_LocalScale"]["x"], local["m_LocalScale"]["y"]) == (code["x"], code["y"])
+    assert local["m_LocalScale"]["z"] == livecopy.QUAD_DEPTH
+    # drawn in order: background (0), quad, veil, text; each nearer the reader (-Z)
+    quad_z = local["m_LocalPosition"]["z"]
+    veil_z = prefab.local(f"{base}/Veil")["m_LocalPosition"]["z"]
+    text_z = prefab.local("Canvas/CodeInput/Text")["m_LocalPosition"]["z"]
+    assert 0 > quad_z - livecopy.QUAD_DEPTH > veil_z > text_z
+    assert prefab.local("Canvas/CodeInput/Placeholder")["m_LocalPosition"]["z"] == text_z
+    veil = prefab.script(f"{base}/Veil", "Image")
+    assert veil["m_RaycastTarget"] == 0 and 0 < veil["m_Color"]["a"] < 1
+    # the live copy comes before the texts in the hierarchy (uGUI draws in that order)
+    children = [c["fileID"] for c in prefab.local("Canvas/CodeInput")["m_Children"]]
+    assert children.index(prefab.transform(base)) < children.index(
+        prefab.transform("Canvas/CodeInput/Text"))
+    toggle = prefab.script(f"Canvas/{livecopy.LIVE_COPY_TOGGLE}", "Toggle")
+    (call,) = toggle["onValueChanged"]["m_PersistentCalls"]["m_Calls"]
+    assert call["m_Target"] == {"fileID": prefab.paths[base]}
+    assert (call["m_MethodName"], call["m_Mode"], call["m_CallState"]) == ("SetActive", 0, 2)
+    assert call["m_TargetAssemblyTypeName"] == "UnityEngine.GameObject, UnityEngine"
+    assert toggle["m_IsOn"] == body(prefab.docs[prefab.paths[base]])["m_IsActive"] == 1
+
+
+def test_live_copy_follows_the_guard(prefab: Prefab) -> None:
+    """The guard (and in the original the quality buttons) switch the live copy's material
+    with the screens', so it always shows the render texture that updates."""
+    quad = next(c for c in prefab.components(
+        f"Canvas/CodeInput/{livecopy.LIVE_COPY_NAME}/{livecopy.LIVE_QUAD_NAME}")
+        if "m_Materials" in c)
+    from psl.gen.unity.components import guard
+
+    proxy = prefab.proxy(guard.GUARD_OBJECT, "FrameGuard")
+    assert {"fileID": quad["__id"]} in proxy["screens"]
+
+
+def test_original_mirror_and_its_toggle(package: pkg.Package) -> None:
+    p = Prefab(package.files[pkg.ORIGINAL_PREFAB_PATH].decode())
+    go = body(p.docs[p.paths[mirror.MIRROR_NAME]])
+    assert go["m_IsActive"] == 0 and go["m_Layer"] == mirror.MIRROR_LAYER
+    reflection = p.script(mirror.MIRROR_NAME, "VRCMirrorReflection")
+    assert reflection["m_ReflectLayers"]["m_Bits"] == mirror.REFLECT_ALL
+    renderer = next(c for c in p.components(mirror.MIRROR_NAME) if "m_Materials" in c)
+    material = BUILTIN_ASSETS["VRCMirrorMaterial"]
+    assert [{**m, "guid": str(m["guid"])} for m in renderer["m_Materials"]] == [
+        {"fileID": material.file_id, "guid": material.guid, "type": material.type}]
+    local = p.local(mirror.MIRROR_NAME)
+    assert local["m_LocalPosition"]["y"] - local["m_LocalScale"]["y"] / 2 == pytest.approx(0.3)
+    assert local["m_LocalRotation"] == {"x": 0, "y": 0, "z": 0, "w": 1}  # faces -Z, the players
+    toggle = p.script(f"Canvas/{mirror.MIRROR_TOGGLE}", "Toggle")
+    (call,) = toggle["onValueChanged"]["m_PersistentCalls"]["m_Calls"]
+    assert call["m_Target"] == {"fileID": p.paths[mirror.MIRROR_NAME]}
+    assert (call["m_MethodName"], call["m_Mode"]) == ("SetActive", 0)
+    assert toggle["m_IsOn"] == 0
+    # the compact prefab has none
+    standard_prefab = Prefab(package.files[PREFABS["standard"]].decode())
+    assert mirror.MIRROR_NAME not in standard_prefab.paths
+
+
+def test_video_player_feeds_video_and_its_audio_source(prefab: Prefab,
+                                                       package: pkg.Package) -> None:
+    """VRC Unity Video Player -> PSL_Video.renderTexture, which the VM material samples as
+    _Video with _IsAVProInput 0; its sound goes to its own AudioSource."""
+    rt_guid = guid_for(NAME, pkg.VIDEO_TEXTURE_PATH)
+    player = prefab.script(video.VIDEO_PLAYER_NAME, "VRCUnityVideoPlayer")
+    assert player["renderMode"] == video.RENDER_MODE_TEXTURE
+    assert {**player["targetTexture"], "guid": str(player["targetTexture"]["guid"])} == {
+        "fileID": 8400000, "guid": rt_guid, "type": 2}
+    audio = next(c for c in prefab.components(video.VIDEO_PLAYER_NAME)
+                 if prefab.docs[c["__id"]]["__class__"] == 82)
+    assert player["targetAudioSources"] == [{"fileID": audio["__id"]}]
+    assert audio["m_PlayOnAwake"] == 0
+    assert player["autoPlay"] == 1 and player["loop"] == 1
+    from tests.package_support import load_unity_yaml as load
+
+    (mat,) = load(package.files["Runtime/Materials/PSL_VM.mat"].decode()).values()
+    props = body(mat)["m_SavedProperties"]
+    textures = {k: v for d in props["m_TexEnvs"] for k, v in d.items()}
+    floats = {k: v for d in props["m_Floats"] for k, v in d.items()}
+    assert str(textures[pkg.VIDEO_PROPERTY]["m_Texture"]["guid"]) == rt_guid
+    assert floats[pkg.AVPRO_PROPERTY] == 0
+    (rt,) = load(package.files[pkg.VIDEO_TEXTURE_PATH].decode()).values()
+    assert (body(rt)["m_Width"], body(rt)["m_Height"]) == (video.VIDEO_WIDTH, video.VIDEO_HEIGHT)
+
+
+def test_setup_menu_wires_audiolink_mirror_and_live_copy(package: pkg.Package) -> None:
+    script = package.files["Editor/ShaderceptionSetup.cs"].decode()
+    assert f'const string VideoPlayerPath = "{video.VIDEO_PLAYER_NAME}";' in script
+    assert f'VideoTextureGuid = "{guid_for(NAME, pkg.VIDEO_TEXTURE_PATH)}"' in script
+    assert "RepairVideoPlayer(t, vm);" in script
+    # AudioLink, when present, listens to the package player's AudioSource
+    assert 'FindType("AudioLink")' in script and '"audioSource"' in script
+    assert (f'LiveCopyQuadPath = "Canvas/CodeInput/{livecopy.LIVE_COPY_NAME}/'
+            f'{livecopy.LIVE_QUAD_NAME}"') in script
+    assert f'MirrorPath = "{mirror.MIRROR_NAME}"' in script

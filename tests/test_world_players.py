@@ -408,3 +408,97 @@ def test_a_cleared_share_carries_no_text():
     clear = clear[:clear.index("\n    }\n")]
     assert 'syncedSource = "";' in clear and "syncedCleared = true;" in clear
     assert "RequestSerialization();" in clear
+
+
+# ------------------------------------------------------------------ issue 39: history, typing
+
+
+def test_share_counts_as_the_players_own_compile(host):
+    """Share runs the text as the player's own compile (ProgramSaves keeps it as psl.last),
+    refused or not; Compile-less text received from a share is not the follower's own."""
+    b, a, b_refused = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT),
+        ("type", "B", THEIRS), ("send", "B", "Share"), ("state", "B"), ("state", "A"),
+        ("type", "B", OTHER), ("send", "B", "Share"), ("state", "B"),
+    )
+    assert b["serializations"] == 1 and b["own"] == THEIRS and b["own_compiles"] == 1
+    assert a["own_compiles"] == 0 and a["own"] == "", "a received share counted as own"
+    assert "Not shared" in b_refused["info"], "the second share is inside the interval"
+    assert b_refused["own"] == OTHER and b_refused["own_compiles"] == 2
+
+
+def test_two_loads_in_a_row_keep_the_typed_text(host):
+    """Issue 39's reproduction, with examples and a share: the player types, two loads follow
+    (an example, then Load shared); Restore steps back to the example, then to the typed text,
+    which runs as the player's own compile."""
+    first, second, back = session(
+        host,
+        ("join", "A", DEFAULT), ("join", "B", DEFAULT), ("follow", "A", "0"),
+        ("type", "B", OTHER), ("send", "B", "Share"),
+        ("type", "A", MINE), ("example", "A", THEIRS), ("send", "A", "LoadShared"),
+        ("send", "A", "Restore"), ("state", "A"),
+        ("send", "A", "Restore"), ("state", "A"),
+        ("send", "A", "Restore"), ("state", "A"),
+    )
+    assert first["text"] == THEIRS
+    assert second["text"] == MINE and second["own"] == MINE, "the typed text was lost"
+    assert "Your own text is back" in second["info"]
+    assert back["text"] == OTHER, "pressed on, Restore comes around to the newest load"
+
+
+def test_typing_zeroes_the_jump_impulse_and_restores_it(host):
+    start, focused, released, pinned, unpinned = session(
+        host,
+        ("join", "A", DEFAULT), ("state", "A"),
+        ("focus", "A", "1"), ("state", "A"),
+        ("focus", "A", "0"), ("state", "A"),
+        ("pin", "A", "1"), ("state", "A"),
+        ("pin", "A", "0"), ("state", "A"),
+    )
+    assert start["jump"] == 3 and not start["immobilized"]
+    assert focused["jump"] == 0 and focused["immobilized"]
+    assert released["jump"] == 3 and not released["immobilized"]
+    assert pinned["jump"] == 0 and unpinned["jump"] == 3
+
+
+@pytest.mark.parametrize("keeps_focus", ["0", "1"])
+def test_the_stick_releases_a_vr_player(host, keeps_focus):
+    """In VR, moving the stick past the dead zone while the box holds focus takes the focus
+    from the box and releases the player (jump impulse back), even where the InputField keeps
+    its focus (VRChat's keyboard closed); within the dead zone nothing happens; the box locks
+    again once the focus has left and come back."""
+    dead = udonsharp.STICK_DEAD_ZONE
+    small, moved, later, again = session(
+        host,
+        ("join", "A", DEFAULT), ("vr", "A", "1"), ("keepsfocus", "A", keeps_focus),
+        ("focus", "A", "1"),
+        ("stick", "A", f"{dead * 0.8} {-dead * 0.8}"), ("state", "A"),
+        ("stick", "A", f"0 {-(dead + 0.3)}"), ("state", "A"),
+        ("stick", "A", "0 0"), ("state", "A"),
+        ("focus", "A", "0"), ("focus", "A", "1"), ("state", "A"),
+    )
+    assert small["immobilized"] and small["jump"] == 0
+    assert not moved["immobilized"] and moved["jump"] == 3
+    assert moved["focused"] == (keeps_focus == "1")
+    assert not later["immobilized"], "a box that kept its focus locked the player again"
+    assert again["immobilized"] and again["jump"] == 0
+    assert f"stickDeadZone = {dead}f;" in udonsharp.TARGET.render()["TypingLock.cs"]
+
+
+def test_the_stick_types_on_desktop(host):
+    """On desktop the move axes come from WASD, which type into the box: no release."""
+    (typing,) = session(
+        host,
+        ("join", "A", DEFAULT), ("focus", "A", "1"), ("stick", "A", "1 1"), ("state", "A"),
+    )
+    assert typing["immobilized"] and typing["focused"] and typing["jump"] == 0
+
+
+def test_a_pinned_vr_player_stays_pinned_when_the_stick_moves(host):
+    (pinned,) = session(
+        host,
+        ("join", "A", DEFAULT), ("vr", "A", "1"), ("pin", "A", "1"), ("focus", "A", "1"),
+        ("stick", "A", "1 0"), ("state", "A"),
+    )
+    assert pinned["immobilized"] and not pinned["focused"] and pinned["pin"]

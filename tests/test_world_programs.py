@@ -35,6 +35,10 @@ SCENARIOS = (
     "save_and_load_every_slot",
     "save_over_budget", "storage_exceeded_event",
     "share_after_load_keeps_loaded_text",
+    # issue 39: one history, own compiles, debounced writes, over-long stored text
+    "history_across_sources", "two_loads_keep_typed_text", "typed_text_survives_many_loads",
+    "restore_on_visit_in_history", "share_and_restore_count_as_own", "last_write_debounced",
+    "stored_text_too_long",
 )
 
 #: Udon externs an event of the loader or the saves may spend by itself (VRChat's limit

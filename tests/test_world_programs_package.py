@@ -97,6 +97,25 @@ def test_url_field_is_vrchats_with_legacy_text(prefab: dict[int, dict]) -> None:
     assert loader["urlField"] == {"fileID": fid}
 
 
+def test_enter_in_the_url_field_loads_the_url(prefab: dict[int, dict]) -> None:
+    """Issue 39: the URL field's end-edit event (Enter; VRChat's keyboard closing) sends the
+    loader's URL_ENTERED_EVENT, a static-string SendCustomEvent on its UdonBehaviour, and the
+    loader has that event; its value-changed event sends nothing."""
+    objects = _objects(prefab)
+    _, go = objects[f"{PANEL}/{ui.URL_FIELD}"]
+    (field,) = [m for _, m in _monos(prefab, go) if _script_is(m, "VRCUrlInputField")]
+    _, loader_udon = _behaviour(prefab, objects, ui.LOADER_OBJECT)
+    (call,) = field["m_OnEndEdit"]["m_PersistentCalls"]["m_Calls"]
+    assert call["m_Target"]["fileID"] == loader_udon
+    assert prefab[loader_udon]["__class__"] == 114
+    assert call["m_MethodName"] == "SendCustomEvent" and call["m_Mode"] == 5
+    assert call["m_CallState"] == 2
+    assert call["m_Arguments"]["m_StringArgument"] == wp.URL_ENTERED_EVENT
+    assert field["m_OnValueChanged"]["m_PersistentCalls"]["m_Calls"] == []
+    source = pkg.build_package().files["Runtime/Scripts/ProgramLoader.cs"].decode()
+    assert f"public void {wp.URL_ENTERED_EVENT}()" in source
+
+
 def test_buttons_send_the_right_events(prefab: dict[int, dict]) -> None:
     objects = _objects(prefab)
     loader, loader_udon = _behaviour(prefab, objects, ui.LOADER_OBJECT)
@@ -141,6 +160,9 @@ def test_behaviours_are_wired(prefab: dict[int, dict]) -> None:
             objects[f"{PANEL}/{ui.STATUS}"][0]
         assert prefab[behaviour["compiler"]["fileID"]]["__class__"] == 114
     assert saves["loader"] == {"fileID": loader["__id__"]}
+    # every load goes through SyncCode's one history (issue 39)
+    sync, _ = _behaviour(prefab, objects, "SyncCode")
+    assert loader["share"] == {"fileID": sync["__id__"]} and "follow" in sync
     assert loader["compiler"] == saves["compiler"] == {"fileID": compiler["__id__"]}
     assert loader["galleryTitles"] == [e.title for e in GALLERY]
     assert loader["galleryUrls"] == [{"url": e.url} for e in GALLERY]

@@ -48,6 +48,9 @@ FOLLOW_DEFAULT = True
 #: SyncCode's shareInterval: the shortest time between two shares in an instance (seconds),
 #: so that no one can flood the followers' screens and compilers; a creator may change it
 SHARE_INTERVAL_S = 10
+#: TypingLock: in VR, a move-stick axis past this (of -1..1) releases a player locked by the
+#: code box's focus (VRChat's keyboard may close and leave a legacy InputField focused)
+STICK_DEAD_ZONE = 0.5
 
 #: Estimated Udon externs the in-world compiler spends per event (Compile() or one frame's
 #: Update()); the largest step and the event's own overhead come on top. Chosen so that the
@@ -317,6 +320,7 @@ def context() -> dict[str, object]:
         "relief_event": RELIEF_EVENT,
         "follow_default": FOLLOW_DEFAULT,
         "share_interval": SHARE_INTERVAL_S,
+        "stick_dead_zone": STICK_DEAD_ZONE,
         "guard": registry.FRAME_GUARD,
         "guard_paused_message": GUARD_PAUSED_MESSAGE,
         "optimize_default": OPTIMIZE_DEFAULT,

@@ -38,8 +38,21 @@ SAVE_SLOTS = 4
 #: uncompressed UTF-8 bytes of their own keys and values against it, which is conservative.
 PLAYERDATA_BUDGET_BYTES = 100_000
 
+#: psl.last (the player's last own compile) is written at most once per this many seconds:
+#: a compile marks it due, and the write happens when the interval since the last write has
+#: passed (the first at once), or with the next slot Save. Any PlayerData change re-sends all
+#: of the player's PlayerData, so it is never written on every compile; nothing can be
+#: written once the player is leaving (OnPlayerLeft is too late), so leaving loses at most
+#: the compiles of the last interval.
+LAST_SAVE_INTERVAL_S = 30
+#: The editor's one history (SyncCode): how many replaced texts it keeps (a ring); the
+#: player's own text is never dropped from it.
+HISTORY_DEPTH = 8
+
 #: Events the prefab's buttons send (SendCustomEvent) to ProgramLoader / ProgramSaves.
 LOAD_URL_EVENT = "LoadFromUrl"
+#: What the URL field's end-edit (Enter) sends to ProgramLoader: loads a URL not loaded yet.
+URL_ENTERED_EVENT = "UrlEntered"
 BRING_BACK_EVENT = "BringBack"
 LOAD_LAST_EVENT = "LoadLast"
 #: The Compiler's entry that compiles the box without sharing it (a load is the player's
@@ -146,6 +159,9 @@ def context() -> dict[str, object]:
         "save_slots": SAVE_SLOTS,
         "playerdata_budget": PLAYERDATA_BUDGET_BYTES,
         "load_url_event": LOAD_URL_EVENT,
+        "url_entered_event": URL_ENTERED_EVENT,
+        "last_save_interval_s": LAST_SAVE_INTERVAL_S,
+        "history_depth": HISTORY_DEPTH,
         "bring_back_event": BRING_BACK_EVENT,
         "load_last_event": LOAD_LAST_EVENT,
         "compile_local_event": COMPILE_LOCAL_EVENT,

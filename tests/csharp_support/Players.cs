@@ -18,6 +18,11 @@
 //   focus NAME 0|1     the code box gains or loses keyboard focus (then a frame)
 //   pin NAME 0|1       the stay-in-place toggle changes (then PinChanged)
 //   pad NAME           Interact on the TypingLock (the original's floor pad)
+//   vr NAME 0|1        the player is in VR (VRCPlayerApi.IsUserInVR)
+//   stick NAME H V     the move stick: InputMoveHorizontal(H), then InputMoveVertical(V),
+//                      on the TypingLock (then a frame)
+//   keepsfocus NAME 0|1  the code box keeps focus when a script deactivates it (a legacy
+//                      InputField after VRChat's VR keyboard closed)
 //   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
 //                      the output text is the listing
 //   clock SECONDS      the world's clock (Time.time) moves on by SECONDS
@@ -374,6 +379,10 @@ public static class Players
             + ", \"owner\": " + (VRC.SDKBase.Networking.Owner == c.Player ? "true" : "false")
             + ", \"immobilized\": " + (c.Player.Immobilized ? "true" : "false")
             + ", \"immobilize_calls\": " + c.Player.ImmobilizeCalls
+            + ", \"jump\": " + c.Player.JumpImpulse.ToString(System.Globalization.CultureInfo.InvariantCulture)
+            + ", \"focused\": " + (c.Field.isFocused ? "true" : "false")
+            + ", \"own\": " + Json(c.Compiler.ownCompiledText)
+            + ", \"own_compiles\": " + c.Compiler.ownCompiles
             + ", \"pin\": " + (c.Pin.isOn ? "true" : "false") + "}";
     }
 
@@ -515,6 +524,20 @@ public static class Players
                 break;
             case "pad":
                 c.Lock.Interact();
+                break;
+            case "vr":
+                c.Player.InVR = arg == "1";
+                break;
+            case "stick":
+                {
+                    System.Globalization.CultureInfo inv = System.Globalization.CultureInfo.InvariantCulture;
+                    string[] axes = arg.Split(' ');
+                    c.Lock.InputMoveHorizontal(float.Parse(axes[0], inv), new VRC.Udon.Common.UdonInputEventArgs());
+                    c.Lock.InputMoveVertical(float.Parse(axes[1], inv), new VRC.Udon.Common.UdonInputEventArgs());
+                }
+                break;
+            case "keepsfocus":
+                c.Field.KeepsFocus = arg == "1";
                 break;
             case "frametime":
                 c.FrameTime = float.Parse(arg, System.Globalization.CultureInfo.InvariantCulture);

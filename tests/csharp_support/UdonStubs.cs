@@ -269,12 +269,25 @@ namespace UnityEngine
 
 namespace UnityEngine.UI
 {
-    // UnityEngine.UI.InputField (exposed: text get/set, isFocused get). Tests set isFocused
-    // as the player clicking into the box or leaving it would.
+    // UnityEngine.UI.InputField (exposed: text get/set, isFocused get, DeactivateInputField).
+    // Tests set isFocused as the player clicking into the box or leaving it would;
+    // KeepsFocus (test-only) makes DeactivateInputField leave the focus where it is, as a
+    // legacy InputField after VRChat's VR keyboard closed may.
     public class InputField : MonoBehaviour
     {
         public string text = "";
         public bool isFocused;
+        public bool KeepsFocus;
+        public int Deactivations;
+
+        public void DeactivateInputField()
+        {
+            Deactivations++;
+            if (!KeepsFocus)
+            {
+                isFocused = false;
+            }
+        }
     }
 
     // UnityEngine.UI.Toggle (exposed: isOn get/set, SetIsOnWithoutNotify). Setting isOn in
@@ -298,8 +311,10 @@ namespace UnityEngine.UI
 
 namespace VRC.SDKBase
 {
-    // VRC.SDKBase.VRCPlayerApi (exposed: isLocal, displayName, Immobilize). The stub
-    // records the immobilized state and how often Immobilize was called.
+    // VRC.SDKBase.VRCPlayerApi (exposed: isLocal, displayName, Immobilize, GetJumpImpulse,
+    // SetJumpImpulse, IsUserInVR). The stub records the immobilized state, how often
+    // Immobilize was called, the jump impulse (VRChat's default, 3) and whether the player is
+    // in VR (InVR, set by tests).
     public class VRCPlayerApi
     {
         public bool isLocal;
@@ -308,6 +323,12 @@ namespace VRC.SDKBase
         public string displayName = "";
         public bool Immobilized;
         public int ImmobilizeCalls;
+        public float JumpImpulse = 3f;
+        public bool InVR;
+
+        public float GetJumpImpulse() { return JumpImpulse; }
+        public void SetJumpImpulse(float impulse) { JumpImpulse = impulse; }
+        public bool IsUserInVR() { return InVR; }
 
         public void Immobilize(bool immobile)
         {
@@ -449,7 +470,8 @@ namespace VRC.SDK3.Persistence
     using System.Collections.Generic;
     using VRC.SDKBase;
 
-    // VRC.SDK3.Persistence.PlayerData (exposed: HasKey, GetString, SetString). A stand-in that
+    // VRC.SDK3.Persistence.PlayerData (exposed: HasKey, GetString, TryGetString, SetString;
+    // Reads counts TryGetString calls). A stand-in that
     // behaves as VRChat documents: a player's data can be used only after OnPlayerRestored
     // for them (Restore, by the host); SetString writes the local player's data; over the
     // budget (UTF-8 bytes of every key and value, uncompressed here) nothing is saved and
@@ -486,6 +508,15 @@ namespace VRC.SDK3.Persistence
         {
             string v;
             return Of(player).TryGetValue(key, out v) ? v : null;
+        }
+
+        public static int Reads;
+
+        // False (value null) when the key is missing; every value here is a string.
+        public static bool TryGetString(VRCPlayerApi player, string key, out string value)
+        {
+            Reads++;
+            return Of(player).TryGetValue(key, out value);
         }
 
         public static void SetString(string key, string value)

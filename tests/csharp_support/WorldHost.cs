@@ -47,6 +47,7 @@ public static class WorldHost
     static Compiler compiler;
     static ProgramLoader loader;
     static ProgramSaves saves;
+    static SyncCode sync;
     static Random rng;
     static readonly Dictionary<string, Answer> web = new Dictionary<string, Answer>();
     static float nextServe;
@@ -71,6 +72,7 @@ public static class WorldHost
         PlayerData.Budget = 100 * 1024;
         PlayerData.StorageExceeded = false;
         PlayerData.Writes = 0;
+        PlayerData.Reads = 0;
         web.Clear();
         failures.Clear();
         compiler = new Compiler();
@@ -83,6 +85,13 @@ public static class WorldHost
         loader.input = compiler.input;
         loader.output = compiler.output;
         loader.compiler = compiler;
+        // the editor's one history (as both prefabs wire it); its Start is not run here, so
+        // the box's starting text counts as typed unless a scenario runs Start
+        sync = new SyncCode();
+        sync.input = compiler.input;
+        sync.compiler = compiler;
+        sync.sharedInfo = new Text();
+        loader.share = sync;
         saves = new ProgramSaves();
         saves.input = compiler.input;
         saves.output = compiler.output;
@@ -472,6 +481,11 @@ public static class WorldHost
             ExpectOut("compiled:");
             Expect(PlayerData.GetString(Networking.LocalPlayer, "psl.slot" + n) == texts[n - 1], "slot " + n + " key");
         }
+        // psl.last is written at most once per interval: the first load's compile went at
+        // once, the newest is due and goes when the interval has passed
+        Expect(PlayerData.GetString(Networking.LocalPlayer, "psl.last") == texts[0], "psl.last was written more than once in the interval");
+        UnityEngine.Time.time += LastInterval();
+        Frame();
         Expect(PlayerData.GetString(Networking.LocalPlayer, "psl.last") == texts[3], "psl.last is not the last compiled program");
         // an empty box clears a slot (keys cannot be deleted: the value is "")
         compiler.input.text = "";
@@ -525,9 +539,6 @@ public static class WorldHost
     static void ShareAfterLoad()
     {
         Setup(18, "// the world's default program\n1");
-        SyncCode sync = new SyncCode();
-        sync.input = compiler.input;
-        sync.compiler = compiler;
         Call(sync, "Start");
         Settle();
         Put(GIST, A);
@@ -545,6 +556,222 @@ public static class WorldHost
         Report("share_after_load_keeps_loaded_text");
     }
 
+    static float LastInterval()
+    {
+        return (float)typeof(ProgramSaves).GetField("LAST_INTERVAL", BindingFlags.NonPublic | BindingFlags.Static).GetRawConstantValue();
+    }
+
+    static int HistoryDepth()
+    {
+        return (int)typeof(SyncCode).GetField("HISTORY", BindingFlags.NonPublic | BindingFlags.Static).GetRawConstantValue();
+    }
+
+    static void Example(string text)
+    {
+        ExampleButton button = new ExampleButton();
+        button.input = compiler.input;
+        button.compiler = compiler;
+        button.share = sync;
+        button.program = text;
+        Call(button, "Load");
+    }
+
+    static string Last()
+    {
+        return PlayerData.GetString(Networking.LocalPlayer, "psl.last");
+    }
+
+    const string MINE = "// typed by the player\nx = uv().x; float3(x, x, x)";
+
+    // Issue 39: one history for every way text enters the editor.
+    static void History()
+    {
+        // every source in a row (an example, a URL, a gallery entry, a slot), then Restore
+        // steps back through all of them to the typed text, which compiles as the player's own
+        Setup(19, "// the world's default program\n1");
+        Call(sync, "Start");
+        Restore(new Dictionary<string, string> { { "psl.slot1", "// slot\n" + B } });
+        compiler.input.text = MINE;
+        Example("float3(1, 0, 0)");
+        Settle();
+        Put(GIST, A);
+        Load(GIST);
+        Settle();
+        Put(GIST2, "// gallery\n" + A);
+        loader.galleryTitles = new[] { "Spiral" };
+        loader.galleryUrls = new[] { new VRCUrl(GIST2) };
+        Call(loader, "Gallery0");
+        Settle();
+        Call(saves, "LoadSlot1");
+        Settle();
+        Expect(Box() == "// slot\n" + B, "the slot did not load");
+        string[] back = { "// gallery\n" + A, A, "float3(1, 0, 0)", MINE };
+        for (int k = 0; k < back.Length; k++)
+        {
+            Call(k % 2 == 0 ? (object)loader : sync, k % 2 == 0 ? "BringBack" : "Restore");
+            Settle();
+            Expect(Box() == back[k], "step " + (k + 1) + " back is not the text before it");
+        }
+        Expect(compiler.ownCompiledText == MINE, "the restored typed text did not compile as the player's own");
+        Expect(sync.historyNote.Contains("Your own text is back"), "Restore did not say the own text is back: " + sync.historyNote);
+        // and on around: the newest load again
+        Call(loader, "BringBack");
+        Expect(Box() == "// slot\n" + B, "the history did not come around to the newest text");
+        Report("history_across_sources");
+
+        // two URL loads in a row keep what the player typed (issue 39's reproduction)
+        Setup(20, MINE);
+        Put(GIST, A);
+        Put(GIST2, B);
+        Load(GIST);
+        Settle();
+        Load(GIST2);
+        Settle();
+        Expect(Box() == B, "the second load did not arrive");
+        Call(loader, "BringBack");
+        Expect(Box() == A, "bring-back is not the first load");
+        Call(loader, "BringBack");
+        Settle();
+        Expect(Box() == MINE, "two loads in a row lost the typed text");
+        Report("two_loads_keep_typed_text");
+
+        // however many loads follow, the typed text stays in the history
+        Setup(21, MINE);
+        int loads = HistoryDepth() + 4;
+        for (int k = 0; k < loads; k++)
+        {
+            Example("// example " + k + "\nfloat3(" + k + ", 0, 0)");
+        }
+        Settle();
+        bool found = false;
+        for (int k = 0; k < HistoryDepth() && !found; k++)
+        {
+            Call(sync, "Restore");
+            found = Box() == MINE;
+        }
+        Expect(found, "the typed text was dropped after " + loads + " loads");
+        Settle();
+        Expect(compiler.ownCompiledText == MINE, "the typed text did not compile as the player's own");
+        Report("typed_text_survives_many_loads");
+
+        // the on-visit restore goes through the history too: a load after it keeps it
+        Setup(22, "// the world's default program\n1");
+        Call(saves, "Start");
+        Restore(new Dictionary<string, string> { { "psl.last", MINE } });
+        Expect(Box() == MINE, "the last program was not put back");
+        Put(GIST, A);
+        Load(GIST);
+        Settle();
+        Call(loader, "BringBack");
+        Expect(Box() == MINE, "the restored program was not kept by the load after it");
+        Call(loader, "BringBack");
+        Expect(Box() == "// the world's default program\n1", "the starting text was not kept by the restore");
+        Call(loader, "BringBack");
+        Expect(Box() == A, "bring-back did not come around");
+        Report("restore_on_visit_in_history");
+    }
+
+    // Share (and Restore of the player's own text) count as the player's own compile: kept
+    // as psl.last for the next visit.
+    static void ShareIsOwn()
+    {
+        Setup(23, "// the world's default program\n1");
+        Call(sync, "Start");
+        Restore(new Dictionary<string, string>());
+        Settle();
+        compiler.input.text = MINE;
+        Call(sync, "Share");
+        Settle();
+        Expect(sync.SerializationRequests == 1, "the share was not sent");
+        Expect(compiler.ownCompiledText == MINE && compiler.ownCompiles == 1, "the share did not count as the player's own compile");
+        Expect(Last() == MINE, "the shared program was not kept for the next visit");
+        // a load, then Restore of the typed (shared) text: own again
+        Put(GIST, A);
+        Load(GIST);
+        Settle();
+        Expect(compiler.ownCompiledText == A, "the load did not compile as the player's own");
+        UnityEngine.Time.time += LastInterval();
+        Frame();
+        Expect(Last() == A, "the load was not kept after the interval");
+        Call(sync, "Restore");
+        Settle();
+        Expect(Box() == MINE && compiler.ownCompiledText == MINE, "Restore of the player's own text was not an own compile");
+        UnityEngine.Time.time += LastInterval();
+        Frame();
+        Expect(Last() == MINE, "the restored own text was not kept for the next visit");
+        Report("share_and_restore_count_as_own");
+    }
+
+    // psl.last is written at most once per interval (a scripted clock), and with a Save.
+    static void Debounce()
+    {
+        Setup(24, "");
+        Restore(new Dictionary<string, string>());
+        float interval = LastInterval();
+        string[] texts = { A, B, "// three\n" + A, "// four\n" + B, "// five\n" + A };
+        compiler.input.text = texts[0];
+        Call(compiler, "Compile");
+        Settle();
+        Expect(PlayerData.Writes == 1 && Last() == texts[0], "the first own compile was not written at once");
+        for (int k = 1; k <= 3; k++)
+        {
+            UnityEngine.Time.time += interval / 5f;
+            compiler.input.text = texts[k];
+            Call(compiler, "Compile");
+            Settle();
+        }
+        Expect(PlayerData.Writes == 1 && Last() == texts[0], "an own compile within the interval was written (" + PlayerData.Writes + " writes)");
+        UnityEngine.Time.time += interval / 2f;  // past the interval since the first write
+        Frame();
+        Expect(PlayerData.Writes == 2 && Last() == texts[3], "the newest compile was not written when the interval passed");
+        Frames(600);
+        Expect(PlayerData.Writes == 2, "psl.last was written again without a compile");
+        // a compile due, then a Save: the slot and the due psl.last go together
+        compiler.input.text = texts[4];
+        Call(compiler, "Compile");
+        Settle();
+        Expect(PlayerData.Writes == 2, "a compile right after a write was written");
+        Call(saves, "Save1");
+        Expect(PlayerData.Writes == 4 && Last() == texts[4], "a Save did not take the due psl.last with it");
+        ExpectOut("Saved to slot 1");
+        Report("last_write_debounced");
+    }
+
+    // A stored text longer than the code box: read with TryGetString, cut with a message,
+    // and the cut copy is never written back.
+    static void TooLong()
+    {
+        string limitText = ((int)typeof(ProgramSaves).GetField("SOURCE_LIMIT", BindingFlags.NonPublic | BindingFlags.Static).GetRawConstantValue()).ToString();
+        int limit = int.Parse(limitText);
+        string longLast = "// last\n" + A + new string(' ', limit);
+        string longSlot = "// slot\n" + B + new string(' ', limit);
+        Setup(25, "");
+        Restore(new Dictionary<string, string> { { "psl.last", longLast }, { "psl.slot1", longSlot } });
+        Expect(PlayerData.Reads > 0, "PlayerData was not read with TryGetString");
+        Expect(Box() == longLast.Substring(0, limit), "the stored text was not cut to the box's limit");
+        ExpectOut(longLast.Length + " characters");
+        ExpectOut("only its first " + limitText);
+        Call(compiler, "Compile");
+        Settle();
+        UnityEngine.Time.time += LastInterval();
+        Frames(2);
+        Expect(Last() == longLast && PlayerData.Writes == 0, "the cut copy was written over psl.last");
+        Call(saves, "Save2");
+        ExpectOut("Not saved");
+        Expect(!PlayerData.HasKey(Networking.LocalPlayer, "psl.slot2"), "the cut copy was saved");
+        Call(saves, "LoadSlot1");
+        Expect(Box() == longSlot.Substring(0, limit), "the slot was not cut to the box's limit");
+        ExpectOut("Slot 1 has " + longSlot.Length + " characters");
+        Settle();
+        Call(saves, "Save1");
+        Expect(PlayerData.GetString(Networking.LocalPlayer, "psl.slot1") == longSlot, "the cut copy was saved over the slot");
+        // edited, it is the player's text again
+        compiler.input.text = Box() + "\n// edited";
+        Call(saves, "Save1");
+        ExpectOut("Saved to slot 1");
+        Report("stored_text_too_long");
+    }
+
     public static int Main(string[] args)
     {
         A = File.ReadAllText(args[0]);
@@ -559,6 +786,10 @@ public static class WorldHost
         Slots();
         StorageExceeded();
         ShareAfterLoad();
+        History();
+        ShareIsOwn();
+        Debounce();
+        TooLong();
         return 0;
     }
 }

@@ -18,6 +18,7 @@ namespace UnityEngine
         public GameObject gameObject;
         public Transform transform;
         public T GetComponent<T>() { return default(T); }
+        public Component GetComponent(Type t) { return null; }
         public T GetComponentInChildren<T>() { return default(T); }
     }
     public class Behaviour : Component { public bool enabled; }
@@ -29,6 +30,13 @@ namespace UnityEngine
         public void SetParent(Transform p, bool worldPositionStays) { }
     }
     public struct Vector2 { public float x, y; public Vector2(float x, float y) { this.x = x; this.y = y; } }
+    public struct Vector3
+    {
+        public float x, y, z;
+        public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        public static Vector3 zero { get { return new Vector3(0, 0, 0); } }
+    }
+    public struct Bounds { public Bounds(Vector3 center, Vector3 size) { } }
     public class RectTransform : Transform { public Vector2 anchoredPosition; public Vector2 sizeDelta; }
     public class GameObject : Object
     {
@@ -57,10 +65,21 @@ namespace UnityEngine
         public void SetInt(string name, int value) { }
     }
     public class Camera : Behaviour { public RenderTexture targetTexture; }
+    public class AudioSource : Behaviour { }
     public class TextAsset : Object { public string text; }
     public class Renderer : Component { public Material sharedMaterial; public bool enabled; }
     public class MeshRenderer : Renderer { }
-    public class Mesh : Object { }
+    public class Mesh : Object
+    {
+        public int vertexCount { get { return 0; } }
+        public UnityEngine.Rendering.IndexFormat indexFormat { get; set; }
+        public Vector3[] vertices { get; set; }
+        public Vector3[] normals { get; set; }
+        public Vector2[] uv { get; set; }
+        public Bounds bounds { get; set; }
+        public void Clear() { }
+        public void SetTriangles(int[] triangles, int submesh, bool calculateBounds) { }
+    }
     public class MeshFilter : Component { public Mesh sharedMesh { get; set; } }
     public static class Debug
     {
@@ -70,6 +89,11 @@ namespace UnityEngine
         public static void LogError(object m) { }
         public static void LogError(object m, Object context) { }
     }
+}
+
+namespace UnityEngine.Rendering
+{
+    public enum IndexFormat { UInt16 = 0, UInt32 = 1 }
 }
 
 namespace UnityEngine.SceneManagement
@@ -126,7 +150,16 @@ namespace UnityEditor
         public static T LoadAssetAtPath<T>(string path) where T : Object { return null; }
         public static string GetAssetPath(Object o) { return null; }
         public static void ImportAsset(string path) { }
+        public static void SaveAssetIfDirty(Object o) { }
     }
+    [AttributeUsage(AttributeTargets.Class)]
+    public sealed class InitializeOnLoadAttribute : Attribute { }
+    public static class EditorApplication
+    {
+        public delegate void CallbackFunction();
+        public static CallbackFunction delayCall;
+    }
+    public class AssetPostprocessor { }
     public enum PrefabUnpackMode { OutermostRoot, Completely }
     public enum InteractionMode { AutomatedAction, UserAction }
     public static class PrefabUtility
@@ -153,7 +186,9 @@ namespace UnityEditor
         public string stringValue;
         public bool boolValue;
         public int intValue;
+        public int arraySize;
         public bool NextVisible(bool enterChildren) { return false; }
+        public SerializedProperty GetArrayElementAtIndex(int index) { return this; }
     }
     public class SerializedObject
     {
@@ -207,7 +242,11 @@ namespace VRC.SDKBase
 
 namespace VRC.SDK3.Components
 {
-    public class VRCUrlInputField : UnityEngine.MonoBehaviour { }
+    public class VRCUrlInputField : UnityEngine.MonoBehaviour
+    {
+        public class SubmitEvent : UnityEngine.Events.UnityEvent<string> { }
+        public SubmitEvent onEndEdit;
+    }
 }
 
 namespace VRC.Udon

@@ -487,13 +487,21 @@ class Binder:
     # ---------------------------------------------------------------- invocations
 
     def arguments(self, node: Node) -> list[Node]:
+        """The argument expressions; `out x` (a variable) only where an extern takes it."""
         out = []
         for arg in (c for c in named(node) if c.type == "argument"):
             if arg.child_by_field_name("name") is not None or \
-                    any(not c.is_named and c.type in ("ref", "out", "in") for c in arg.children):
-                raise self.error(arg, "a named or ref/out argument")
+                    any(not c.is_named and c.type in ("ref", "in") for c in arg.children):
+                raise self.error(arg, "a named or ref argument")
+            if _is_out(named(arg)[-1]) and named(arg)[-1].type != "identifier":
+                raise self.error(arg, "an out argument that is not a variable")
             out.append(named(arg)[-1])
         return out
+
+    def no_out(self, args: list[Node]) -> None:
+        for a in args:
+            if _is_out(a):
+                raise self.error(a, "an out argument to a method that is not an extern")
 
     def x_invocation_expression(self, node: Node) -> Value:
         fn, args = field_(node, "function"), self.arguments(field_(node, "arguments"))
@@ -547,6 +555,7 @@ class Binder:
     def call_own(self, overloads: list[MethodSig], args: list[Node], node: Node) -> Value:
         """A call of the behaviour's own method: a jump, not an extern (plus the frame
         save/restore when made from a [RecursiveMethod] method)."""
+        self.no_out(args)
         values = [self.expr(a) for a in args]
         method = overloads[self.pick([tuple(t for _, t in m.params) for m in overloads],
                                      values, node, overloads[0].decl.name)]
@@ -558,6 +567,7 @@ class Binder:
     def call_behaviour(self, overloads: list[MethodSig], args: list[Node], node: Node) -> Value:
         """A call of another behaviour's method (BoundUdonSharpBehaviourInvocationExpression):
         SetProgramVariable per argument, SendCustomEvent, GetProgramVariable for a result."""
+        self.no_out(args)
         values = [self.expr(a) for a in args]
         method = overloads[self.pick([tuple(t for _, t in m.params) for m in overloads],
                                      values, node, overloads[0].decl.name)]
@@ -574,18 +584,28 @@ class Binder:
     def call_extern(self, target: Value | None, t: CsType, name: str, args: list[Node],
                     node: Node) -> Value:
         """A .NET/Unity/VRChat method: an extern named after the declaring type, with the
-        parameters of the overload C# picks."""
+        parameters of the overload C# picks. An `out` argument needs an `out` parameter of
+        exactly its variable's type (Udon spells it `<type>Ref`)."""
+        outs = [_is_out(a) for a in args]
         values = [self.expr(a) for a in args]
         for owner in self.w.chain(t):
             overloads = [m for m in members_named(owner, name) if m.kind == "method"]
             if not overloads:
                 continue
-            member = overloads[self.pick([m.params for m in overloads], values, node,
-                                         f"{owner}.{name}")]
+            overloads = [m for m in overloads if len(m.params) == len(args) and all(
+                p.ref == o for p, o in zip(m.params, outs, strict=True))] or overloads
+            member = overloads[self.pick([tuple(p.deref() for p in m.params) for m in overloads],
+                                         values, node, f"{owner}.{name}")]
             if member.static != (target is None):
                 raise self.error(node, f"{'static' if member.static else 'instance'} method "
                                        f"{owner}.{name} called the other way")
             for value, p, arg in zip(values, member.params, args, strict=True):
+                if p.ref != _is_out(arg):
+                    raise self.error(arg, f"an argument with or without out for {p}")
+                if p.ref:
+                    if value.type != p.deref():
+                        raise self.error(arg, f"an out argument of type {value.type} for {p}")
+                    continue
                 self.convert(value, p, arg)
             params = "_".join(self.w.udon(p) for p in member.params)
             tail = (f"__{params}" if params else "") + f"__{self.w.udon(member.type)}"
@@ -603,6 +623,7 @@ class Binder:
         if node.child_by_field_name("initializer") is not None:
             raise self.error(node, "an object initializer")
         args = self.arguments(field_(node, "arguments"))
+        self.no_out(args)
         values = [self.expr(a) for a in args]
         ctors = [m for m in members_named(t.name, ".ctor")]
         if not ctors:
@@ -851,3 +872,10 @@ def _unparen(node: Node) -> Node:
     while node.type == "parenthesized_expression":
         node = named(node)[0]
     return node
+
+
+def _is_out(expr: Node) -> bool:
+    """Whether an argument expression is written `out x`."""
+    arg = expr.parent
+    return arg is not None and arg.type == "argument" and \
+        any(not c.is_named and c.type == "out" for c in arg.children)

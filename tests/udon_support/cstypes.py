@@ -18,10 +18,15 @@ class CsType:
 
     name: str
     elem: CsType | None = None  # the element type of an array
+    #: an `out` parameter of this type (Udon spells it `<type>Ref`)
+    ref: bool = False
 
     @property
     def is_array(self) -> bool:
         return self.elem is not None
+
+    def deref(self) -> CsType:
+        return CsType(self.name, self.elem) if self.ref else self
 
     def array(self) -> CsType:
         return CsType(self.name + "[]", self)
@@ -119,6 +124,8 @@ def unary_promoted(t: CsType) -> CsType | None:
 
 def udon_type_name(t: CsType) -> str:
     """Udon's spelling of a type: the full name without dots (nested-type '+' dropped too)."""
+    if t.ref:
+        return udon_type_name(t.deref()) + "Ref"
     if t.elem is not None:
         return udon_type_name(t.elem) + "Array"
     return t.name.replace(".", "").replace("+", "")

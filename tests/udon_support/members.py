@@ -47,7 +47,10 @@ class Member:
 
 
 def parse_type(text: str) -> CsType:
-    """"int", "UnityEngine.Vector4[]" -> CsType (keywords or full names only)."""
+    """"int", "UnityEngine.Vector4[]", "out string" -> CsType (keywords or full names only)."""
+    if text.startswith("out "):
+        inner = parse_type(text[4:])
+        return CsType(inner.name, inner.elem, ref=True)
     if text.endswith("[]"):
         return parse_type(text[:-2]).array()
     return CsType(KEYWORDS.get(text, text))
@@ -256,6 +259,7 @@ MEMBERS: list[Member] = [
     _prop(f"{UE}.UI.InputField", "characterLimit", "int", settable=True),
     _prop(f"{UE}.UI.Text", "text", "string", settable=True),
     _prop(f"{UE}.UI.InputField", "isFocused", "bool"),
+    _method(f"{UE}.UI.InputField", "DeactivateInputField", (), "void"),
     _prop(f"{UE}.UI.Toggle", "isOn", "bool", settable=True),
     _method(f"{UE}.UI.Toggle", "SetIsOnWithoutNotify", ("bool",), "void"),
     _prop(f"{UE}.Renderer", "sharedMaterial", f"{UE}.Material", settable=True),
@@ -275,6 +279,9 @@ MEMBERS: list[Member] = [
     _method("VRC.SDKBase.VRCPlayerApi", "IsValid", (), "bool"),
     _prop("VRC.SDKBase.VRCPlayerApi", "displayName", "string"),
     _method("VRC.SDKBase.VRCPlayerApi", "Immobilize", ("bool",), "void"),
+    _method("VRC.SDKBase.VRCPlayerApi", "GetJumpImpulse", (), "float"),
+    _method("VRC.SDKBase.VRCPlayerApi", "SetJumpImpulse", ("float",), "void"),
+    _method("VRC.SDKBase.VRCPlayerApi", "IsUserInVR", (), "bool"),
     _method("VRC.SDKBase.Networking", "IsOwner", ("VRC.SDKBase.VRCPlayerApi",
                                                   f"{UE}.GameObject"), "bool", static=True),
     _method("VRC.SDKBase.Networking", "IsOwner", (f"{UE}.GameObject",), "bool", static=True),
@@ -293,6 +300,8 @@ MEMBERS: list[Member] = [
             "bool", static=True),
     _method("VRC.SDK3.Persistence.PlayerData", "GetString",
             ("VRC.SDKBase.VRCPlayerApi", "string"), "string", static=True),
+    _method("VRC.SDK3.Persistence.PlayerData", "TryGetString",
+            ("VRC.SDKBase.VRCPlayerApi", "string", "out string"), "bool", static=True),
     _method("VRC.SDK3.Persistence.PlayerData", "SetString", ("string", "string"), "void",
             static=True),
     _prop(f"{UE}.Time", "time", "float", static=True),

@@ -167,9 +167,10 @@ def custom_render_texture(name: str, size: int, material_guid: str,
 
 
 def render_texture(name: str, size: int, *, color_format: int = R8G8B8A8_UNORM,
-                   depth_stencil_format: int = D32_SFLOAT_S8_UINT) -> str:
-    """A plain RenderTexture asset (a camera's target): square, bilinear, clamped."""
-    body = _texture_fields(name, size, size, color_format=color_format,
+                   depth_stencil_format: int = D32_SFLOAT_S8_UINT, height: int = 0) -> str:
+    """A plain RenderTexture asset (a camera's or a video player's target): `size` wide and
+    `height` (default: square) high, bilinear, clamped."""
+    body = _texture_fields(name, size, height or size, color_format=color_format,
                            depth_stencil_format=depth_stencil_format)
     return dump_objects([UnityObject(RENDER_TEXTURE, RENDER_TEXTURE_ID, "RenderTexture", body)])
 

@@ -93,7 +93,13 @@ def _packed(ranged: bool) -> dict[str, object]:
 
 
 def grid_mesh_asset(side: int) -> str:
-    """The text of `PSL_Grid_<side>.asset` (deterministic: same bytes every run)."""
+    """The text of a full `PSL_Grid_<side>.asset`, vertices and indices as hex (the form the
+    package shipped before its editor script built the grids; tests compare with it)."""
+    return dump_objects([UnityObject(MESH, MESH_ID, "Mesh", grid_mesh_asset_fields(side))])
+
+
+def grid_mesh_asset_fields(side: int) -> dict[str, object]:
+    """The Mesh object's fields of grid_mesh_asset (deterministic)."""
     g = grid(side)
     vertices = _vertex_bytes(g)
     indices = g.triangles.astype("<u4").tobytes()
@@ -155,7 +161,33 @@ def grid_mesh_asset(side: int) -> str:
         "m_MeshOptimizationFlags": 1,
         "m_StreamData": {"serializedVersion": 2, "offset": 0, "size": 0, "path": None},
     }
-    return dump_objects([UnityObject(MESH, MESH_ID, "Mesh", body)])
+    return body
+
+
+def placeholder_mesh_asset(side: int) -> str:
+    """The text of the `PSL_Grid_<side>.asset` the package ships: the Mesh object (its GUID
+    and fileID MESH_ID are what the prefabs and the relief buttons reference) without its
+    vertices, which the package's editor script (ShaderceptionSetup.cs, GridMeshes) fills in
+    on import with the same grid as grid(side), and the bounds grid_mesh_asset gives it.
+    Megabytes of vertex and index hex never ship (issue 39)."""
+    g = grid(side)
+    lo, hi = g.positions.min(axis=0), g.positions.max(axis=0)
+    centre = [float(x) for x in (lo + hi) / 2]
+    extent = [float(x) for x in (hi - lo) / 2]
+    extent[2] = BOUNDS_HALF_DEPTH
+    aabb = {"m_Center": vec(*centre), "m_Extent": vec(*extent)}
+    full = grid_mesh_asset_fields(2)  # the smallest grid's fields, emptied below
+    full.update({
+        "m_Name": mesh_name(side),
+        "m_SubMeshes": [],
+        "m_IndexBuffer": Raw(""),
+        "m_LocalAABB": aabb,
+    })
+    full["m_VertexData"] = {**full["m_VertexData"], "m_VertexCount": 0, "m_DataSize": 0,
+                            "_typelessdata": Raw("")}
+    # readable: the editor script writes the vertices through the Mesh API
+    full["m_IsReadable"] = 1
+    return dump_objects([UnityObject(MESH, MESH_ID, "Mesh", full)])
 
 
 def parse_grid_mesh_asset(text: str) -> Grid:

@@ -28,7 +28,17 @@ from psl.gen.env import render
 from psl.gen.unity import assets as ua
 from psl.gen.unity import mesh as um
 from psl.gen.unity.archives import Entry, PackageTree, unitypackage_bytes, vpm_zip_bytes
-from psl.gen.unity.components import camera, guard, listing, quality, relief, sharing
+from psl.gen.unity.components import (
+    camera,
+    guard,
+    listing,
+    livecopy,
+    mirror,
+    quality,
+    relief,
+    sharing,
+    video,
+)
 from psl.gen.unity.components import programs as programs_panel
 from psl.gen.unity.components.builder import PrefabAssets
 from psl.gen.unity.csharp import CSharpClass, parse_csharp_class
@@ -53,6 +63,9 @@ CRT_SIZES = (64, 128, 256, 512)
 DEFAULT_CRT_SIZE = 256
 CAMERA_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Camera.renderTexture"
 CAMERA_PROPERTY = "_Camera"  # the VM shader's texture that camera() samples
+VIDEO_TEXTURE_PATH = "Runtime/RenderTextures/PSL_Video.renderTexture"
+#: the VM shader's texture that video() samples, and its flag for AVPro's flipped frames
+VIDEO_PROPERTY, AVPRO_PROPERTY = "_Video", "_IsAVProInput"
 #: the creator's gallery file the package ships (`title | url` lines; the setup menu reads it)
 GALLERY_PATH = "Runtime/Gallery/Gallery.txt"
 LISTING_NAME = "vpm-listing.json"
@@ -240,11 +253,17 @@ def build_package(options: PackageOptions | None = None) -> Package:
     # it and the VM material samples it as _Camera, which is what camera() reads.
     camera_rt = b.file(CAMERA_TEXTURE_PATH,
                        ua.render_texture("PSL_Camera", camera.CAMERA_TEXTURE_SIZE))
+    # Video input: the package's video player (components.video) renders into it and the VM
+    # material samples it as _Video (video()); Unity's player, so _IsAVProInput is 0.
+    video_rt = b.file(VIDEO_TEXTURE_PATH, ua.render_texture(
+        "PSL_Video", video.VIDEO_WIDTH, height=video.VIDEO_HEIGHT))
     vm_mat = b.file("Runtime/Materials/PSL_VM.mat", ua.material(
         "PSL_VM", shader_guids["VM.shader"],
         {CAMERA_PROPERTY: ref(RENDER_TEXTURE_ID, camera_rt, 2),
+         VIDEO_PROPERTY: ref(RENDER_TEXTURE_ID, video_rt, 2),
          # bound at runtime by the compiler (docs/spec.md §5.5); none in the asset
-         registry.PROGRAM_TEXTURE_PROPERTY: NULL}))
+         registry.PROGRAM_TEXTURE_PROPERTY: NULL},
+        {AVPRO_PROPERTY: 0.0}))
     screen_tex = _texture_property(shaders["Screen.shader"])
     crt_guids: dict[int, str] = {}
     screen_mats: dict[int, str] = {}
@@ -264,8 +283,10 @@ def build_package(options: PackageOptions | None = None) -> Package:
            ua.material(FLAT_MATERIAL, shader_guids["Screen.shader"],
                        {screen_tex: ref(CRT_ID, crt_guids[DEFAULT_CRT_SIZE], 2)}))
     # the relief grids, finest first (the original's TheQuad is the 257 x 257 one)
+    # (empty Mesh objects: the editor script fills in the vertices on import, see
+    # psl.gen.unity.mesh.placeholder_mesh_asset)
     grid_meshes = {side: b.file(f"{MESH_DIR}/{um.mesh_name(side)}.asset",
-                                um.grid_mesh_asset(side), um.MESH_ID)
+                                um.placeholder_mesh_asset(side), um.MESH_ID)
                    for side in registry.RELIEF.resolutions}
 
     examples: list[tuple[str, str, str]] = []
@@ -291,6 +312,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         classes=classes,
         source_limit=registry.LIMITS.source_chars,
         camera_texture=camera_rt,
+        video_texture=video_rt,
         default_program=_static_text(f"Examples/{DEFAULT_PROGRAM}.psl"),
         font=font_guid,
         reference=reference_text(),
@@ -331,6 +353,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
         relief_row=relief.RELIEF_ROW_NAME,
         relief_screens=[f"{name}/Quad" for name, _size, _x in original.PICKUP_SIZES],
         grid_meshes=grid_meshes,
+        max_displacement=registry.RELIEF.max_displacement,
         output_path=f"Canvas/{standard.OUTPUT_PANEL}/Viewport/{standard.OUTPUT_NAME}",
         listing_button=listing.LISTING_BUTTON,
         listing_view=listing.LISTING_VIEW,
@@ -353,6 +376,12 @@ def build_package(options: PackageOptions | None = None) -> Package:
         },
         gallery_guid=gallery_guid,
         gallery_max=world_programs.GALLERY_MAX,
+        live_copy_quad=f"Canvas/CodeInput/{livecopy.LIVE_COPY_NAME}/{livecopy.LIVE_QUAD_NAME}",
+        live_copy_toggle=f"Canvas/{livecopy.LIVE_COPY_TOGGLE}",
+        mirror_object=mirror.MIRROR_NAME,
+        mirror_toggle=mirror.MIRROR_TOGGLE,
+        video_player=video.VIDEO_PLAYER_NAME,
+        video_texture_guid=video_rt,
         ui=programs_panel,
         wp=world_programs,
     ))

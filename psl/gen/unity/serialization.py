@@ -65,6 +65,18 @@ BUILTIN_ASSETS: dict[str, BuiltinAsset] = {
     "VRCUrlInputField": BuiltinAsset(
         "661092b4961be7145bfbe56e1e62337b", -547739040, 3,
         "VRC.SDK3.Components.VRCUrlInputField (in VRCSDK3.dll; as in public VRChat prefabs)"),
+    # the mirror (as in the original world's FuncWorld.unity; the material is listed in public
+    # GUID tables of com.vrchat.base: Runtime/VRCSDK/Sample Assets/Materials/MirrorReflection.mat)
+    "VRCMirrorReflection": BuiltinAsset(
+        "661092b4961be7145bfbe56e1e62337b", -160369383, 3,
+        "VRC.SDK3.Components.VRCMirrorReflection (in VRCSDK3.dll)"),
+    "VRCMirrorMaterial": BuiltinAsset(
+        "c815f7613a04b724089c206857e57c6a", 2100000, 2,
+        "com.vrchat.base Sample Assets/Materials/MirrorReflection.mat"),
+    # VRChat's Unity video player (as in MerlinVR/USharpVideo's prefab)
+    "VRCUnityVideoPlayer": BuiltinAsset(
+        "661092b4961be7145bfbe56e1e62337b", -560078975, 3,
+        "VRC.SDK3.Video.Components.VRCUnityVideoPlayer (in VRCSDK3.dll)"),
     # uGUI (com.unity.ugui)
     "Image": BuiltinAsset("fe87c0e1cc204ed48ad3b37840f39efc", 11500000, 3, "UnityEngine.UI.Image"),
     "Text": BuiltinAsset("5f7201a12d95ffc409449d95f23cf332", 11500000, 3, "UnityEngine.UI.Text"),

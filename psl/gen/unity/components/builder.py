@@ -62,6 +62,8 @@ class PrefabAssets:
     # the relief grids (vertices per side -> Mesh .asset GUID): the program screens show the
     # finest, the relief buttons switch between them (components.relief)
     grid_meshes: Mapping[int, str] = field(default_factory=dict)
+    #: the package video player's render texture (the VM material's _Video); "" for none
+    video_texture: str = ""
 
 
 class PrefabBuilder:

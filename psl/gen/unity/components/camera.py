@@ -34,6 +34,11 @@ CAMERA_INPUT_NAME = "CameraInput"
 CAMERA_OBJECT_NAME = "Camera"
 CAMERA_TOGGLE_NAME = "CameraToggle"
 CAMERA_BODY_SIZE = vec(0.15, 0.15, 0.2)
+#: where a player's hand reaches the pickup: its height above the floor (the prefab's root),
+#: in metres; the original world's CameraControl sits at 1.87 m
+HAND_HEIGHT = (1.2, 1.9)
+#: the compact prefab's camera: beside the screen's right edge, in front of it, at 1.4 m
+STANDARD_CAMERA_POSITION = (1.1, 1.4, -0.3)
 
 
 def add_camera(b: PrefabBuilder, go: GameObject, target_texture: Flow) -> int:
@@ -82,11 +87,12 @@ def add_camera(b: PrefabBuilder, go: GameObject, target_texture: Flow) -> int:
 def add_camera_input(b: PrefabBuilder, root: GameObject, texture_guid: str, *,
                      position: Flow | None = None) -> GameObject:
     """The camera pickup (VRC Pickup + Object Sync, a small box on the Pickup layer) with a
-    child camera that renders into the camera texture. It sits on top of the screen and looks
-    the way the screen faces (-Z), at the players in front of it. The camera child starts
-    inactive, as the original's camera starts disabled; it is what the toggle switches."""
+    child camera that renders into the camera texture. It waits at hand height (HAND_HEIGHT;
+    by default beside the screen, STANDARD_CAMERA_POSITION) and looks the way the screen faces
+    (-Z), at the players in front of it. The camera child starts inactive, as the original's
+    camera starts disabled; it is what the toggle switches."""
     body = b.add(CAMERA_INPUT_NAME, root, rect=False, layer=LAYER_PICKUP,
-                 position=position or vec(0, 2.75, -0.05), rotation=vec(0, 1, 0, 0),
+                 position=position or vec(*STANDARD_CAMERA_POSITION), rotation=vec(0, 1, 0, 0),
                  euler=vec(0, 180, 0))
     add_box_collider(b, body, CAMERA_BODY_SIZE, trigger=1)
     add_pickup_parts(b, body, use_text="Camera")

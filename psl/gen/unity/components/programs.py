@@ -22,8 +22,9 @@ from psl.gen.unity.components.ugui import (
     fill,
     rect,
     selectable,
+    send_custom_event_call,
 )
-from psl.gen.unity.serialization import builtin_ref, color, ref
+from psl.gen.unity.serialization import builtin_ref, color, file_id_for, ref
 
 PANEL = "Programs"  # the panel's canvas, a child of the prefab root
 PANEL_W, PANEL_H = 800, 1500
@@ -47,8 +48,8 @@ def help_text() -> str:
     """What the panel tells players (also in docs/world-setup.md)."""
     return (
         "Load a program from the web: put it in a GitHub gist or on pastebin, paste its RAW "
-        "URL above, press Load. It goes into the code box and compiles for you; Bring Back "
-        "restores what the box held before.\n"
+        "URL above, press Enter or Load. It goes into the code box and compiles for you; "
+        "Bring Back (like Restore) steps back through what the box held before.\n"
         f"Hosts that always load: {', '.join(wp.TRUSTED_DISPLAY)}. Other hosts load only if "
         "you turned on \"Allow Untrusted URLs\" in VRChat's settings.\n"
         "Your programs stay with you: Save puts the code box into a slot, Load brings it "
@@ -67,8 +68,10 @@ def gallery_button(k: int | str) -> str:
     return f"Entry{k}"
 
 
-def _url_field(b: PrefabBuilder, canvas: GameObject, font: str) -> int:
-    """VRChat's VRCUrlInputField (uGUI InputField's fields; legacy UI Text children)."""
+def _url_field(b: PrefabBuilder, canvas: GameObject, font: str, loader_backing: int) -> int:
+    """VRChat's VRCUrlInputField (uGUI InputField's fields; legacy UI Text children). Its
+    end-edit event (Enter, or VRChat's keyboard closing) sends the loader URL_ENTERED_EVENT,
+    which loads a URL not requested yet."""
     go = b.add(URL_FIELD, canvas, rect=True, **rect(20, 70, PANEL_W - 40, 70))
     background = add_image(b, go, color(0.95, 0.95, 0.95, 1), "InputFieldBackground")
     placeholder_go = b.add("Placeholder", go, rect=True, **fill(10))
@@ -88,7 +91,8 @@ def _url_field(b: PrefabBuilder, canvas: GameObject, font: str) -> int:
         "m_HideMobileInput": 0,
         "m_CharacterValidation": 0,
         "m_CharacterLimit": 0,
-        "m_OnEndEdit": NO_CALLS,
+        "m_OnEndEdit": {"m_PersistentCalls": {"m_Calls": [
+            send_custom_event_call(loader_backing, wp.URL_ENTERED_EVENT)]}},
         "m_OnValueChanged": NO_CALLS,
         "m_CaretColor": color(0.19607843, 0.19607843, 0.19607843, 1),
         "m_CustomCaretColor": 0,
@@ -111,7 +115,9 @@ def add_programs_panel(b: PrefabBuilder, root: GameObject, assets: PrefabAssets,
                               background=color(0.12, 0.12, 0.14, 0.95))
     title = b.add("Title", canvas, rect=True, **rect(20, 15, PANEL_W - 40, 45))
     add_text(b, title, "Programs from the web", 30, color(0.9, 0.9, 0.9, 1), style=1)
-    url_field = _url_field(b, canvas, assets.font)
+    # the loader's UdonBehaviour (made below; fileIDs come from paths) gets the field's Enter
+    loader_backing = file_id_for(f"{root.path}/{LOADER_OBJECT}", "ProgramLoader.UdonBehaviour")
+    url_field = _url_field(b, canvas, assets.font, loader_backing)
     half = HALF_W
     load_go, load_img = add_button(b, canvas, LOAD_BUTTON, "Load", rect(20, 150, half, 64),
                                    color(0.55, 0.85, 0.55, 1))
@@ -173,6 +179,8 @@ def add_programs_panel(b: PrefabBuilder, root: GameObject, assets: PrefabAssets,
 
     classes = assets.classes
     _, loader = add_udonsharp(b, loader_go, classes["ProgramLoader"], assets, fields)
+    if loader != loader_backing:
+        raise RuntimeError("the URL field's end-edit does not reach the ProgramLoader")
     _, saves = add_udonsharp(b, saves_go, classes["ProgramSaves"], assets, fields)
     add_button_click(load_go, load_img, loader, wp.LOAD_URL_EVENT)
     add_button_click(back_go, back_img, loader, wp.BRING_BACK_EVENT)

@@ -3,6 +3,8 @@ wire them to Udon behaviours and GameObjects."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from psl.gen.unity.components.builder import GameObject, PrefabBuilder
 from psl.gen.unity.components.scene import add_box_collider
 from psl.gen.unity.objects import CANVAS, CANVAS_RENDERER, COMMON, FONT_ID, MONO_BEHAVIOUR
@@ -78,11 +80,12 @@ def send_custom_event_call(udon_behaviour_id: int, event: str) -> dict[str, obje
 
 
 def add_image(b: PrefabBuilder, go: GameObject, col: Flow, sprite: str = "UISprite", *,
-           sliced: bool = True) -> int:
+           sliced: bool = True, raycast: int = 1) -> int:
+    """`raycast` 0: the image lets the pointer through to what lies under it."""
     b.component(go, "CanvasRenderer", CANVAS_RENDERER, "CanvasRenderer",
                 {"m_CullTransparentMesh": 1})
     return b.mono(go, "Image", builtin_ref("Image"), {
-        **graphic(col),
+        **graphic(col, raycast),
         "m_Sprite": builtin_ref(sprite),
         "m_Type": 1 if sliced else 0,
         "m_PreserveAspect": 0,
@@ -227,15 +230,23 @@ def add_world_canvas(b: PrefabBuilder, parent: GameObject, name: str, *, width: 
 
 def add_input_field(b: PrefabBuilder, parent: GameObject, name: str, area: dict[str, object],
                     *, placeholder: str, font_size: int, character_limit: int,
-                    font: str = "Arial", margin: float = 12, text: str = "") -> int:
+                    font: str = "Arial", margin: float = 12, text: str = "",
+                    behind_text: Callable[[GameObject], object] | None = None,
+                    text_z: float = 0) -> int:
     """A legacy multi-line InputField (Enter inserts a newline) with placeholder and text
-    children; returns the InputField's fileID."""
+    children; returns the InputField's fileID. `behind_text` builds children drawn over the
+    box's background and under its text (called before the text children are made, so they
+    come first in the hierarchy); `text_z` lifts the texts that far towards the reader, in
+    canvas units (the caret follows the text's position)."""
     code = b.add(name, parent, rect=True, **area)
     code_bg = add_image(b, code, color(0.95, 0.95, 0.95, 1), "InputFieldBackground")
-    placeholder_go = b.add("Placeholder", code, rect=True, **fill(margin))
+    if behind_text is not None:
+        behind_text(code)
+    lifted = {"position": vec(0, 0, text_z)} if text_z else {}
+    placeholder_go = b.add("Placeholder", code, rect=True, **fill(margin), **lifted)
     placeholder_text = add_text(b, placeholder_go, placeholder, font_size,
                                 color(0.2, 0.2, 0.2, 0.5), style=2, font=font)
-    code_text_go = b.add("Text", code, rect=True, **fill(margin))
+    code_text_go = b.add("Text", code, rect=True, **fill(margin), **lifted)
     code_text = add_text(b, code_text_go, "", font_size, color(0.05, 0.05, 0.05, 1), font=font)
     return b.mono(code, "InputField", builtin_ref("InputField"), {
         **selectable(code_bg),

@@ -28,6 +28,13 @@ from psl.gen.unity.components.guard import (
     register_frame_guard,
 )
 from psl.gen.unity.components.listing import add_listing
+from psl.gen.unity.components.livecopy import (
+    TEXT_Z,
+    LiveCopy,
+    add_live_copy_toggle,
+    behind_code,
+)
+from psl.gen.unity.components.mirror import add_mirror, add_mirror_toggle
 from psl.gen.unity.components.programs import PANEL_H, PANEL_W, add_programs_panel
 from psl.gen.unity.components.quality import add_quality_buttons
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
@@ -42,6 +49,7 @@ from psl.gen.unity.components.ugui import (
     add_world_canvas,
     rect,
 )
+from psl.gen.unity.components.video import add_video_player
 from psl.gen.unity.layouts.standard import OUTPUT_NAME, OUTPUT_PANEL, REFERENCE_NAME
 from psl.gen.unity.serialization import MATERIAL_ID, color, ref, vec
 
@@ -52,6 +60,11 @@ SCALE = 0.005  # m per canvas unit: the code box is 1900 x 1000 units = 9.5 x 5 
 BOARD_W, BOARD_H = 3000, 1500
 REFERENCE_W = 1200
 GAP = 0.5  # m between the screen and the panels
+#: the camera pickup: the original world's CameraControl height (1.87 m), in front of the screen
+CAMERA_POSITION = (0.0, 1.87, -4.0)
+#: the mirror (off until a player ticks Mirror): metres wide and high, its bottom 0.3 m up
+MIRROR_W, MIRROR_H = 4.0, 3.0
+CODE_W, CODE_H = 1900, 1000
 
 
 def build(assets: PrefabAssets) -> str:
@@ -76,10 +89,15 @@ def build(assets: PrefabAssets) -> str:
     board = add_world_canvas(b, root, "Canvas", width=BOARD_W, height=BOARD_H,
                              position=(board_x, 0.5 + BOARD_H * SCALE / 2, 0), scale=SCALE,
                              background=color(0.12, 0.12, 0.14, 0.95))
-    input_field = add_input_field(b, board, "CodeInput", rect(20, 20, 1900, 1000),
+    live = LiveCopy()  # the running program behind the code, as the original's
+    input_field = add_input_field(b, board, "CodeInput", rect(20, 20, CODE_W, CODE_H),
                                   placeholder="Type a PSL program, then press Compile...",
                                   font_size=40, character_limit=assets.source_limit,
-                                  text=assets.default_program, font=assets.font, margin=20)
+                                  text=assets.default_program, font=assets.font, margin=20,
+                                  behind_text=behind_code(b, screen_material, CODE_W, CODE_H,
+                                                          live),
+                                  text_z=TEXT_Z)
+    screens.append(live.renderer)
     compile_go, compile_image = add_button(b, board, "CompileButton", "Compile",
                                            rect(20, 1040, 300, 70), color(0.55, 0.85, 0.55, 1))
     output_text = add_scroll_panel(b, board, OUTPUT_PANEL, rect(1960, 20, 1020, 560),
@@ -106,9 +124,11 @@ def build(assets: PrefabAssets) -> str:
     add_quality_buttons(b, board, assets, wiring, screens, x=20, y=1260, width=1180)
     add_relief_buttons(b, board, assets, filters, x=20, y=1340, width=1180)
     if assets.camera_texture:
+        # at the original's 1.87 m, between the two pickup screens, where a hand reaches it
         camera_go = add_camera_input(b, root, assets.camera_texture,
-                                     position=vec(0, 1.5 + SCREEN_SIZE, -0.05))
+                                     position=vec(*CAMERA_POSITION))
         add_camera_toggle(b, board, camera_go, rect(1220, 1260, 400, 60))
+    add_live_copy_toggle(b, board, live, rect(1220, 1340, 400, 60))
     add_examples(b, board, assets, wiring, x=1960, y=600, width=1020, height=880, columns=2)
 
     reference = add_world_canvas(
@@ -122,4 +142,11 @@ def build(assets: PrefabAssets) -> str:
     programs_x = SCREEN_SIZE / 2 + 2 * GAP + (REFERENCE_W + PANEL_W / 2) * SCALE
     add_programs_panel(b, root, assets, wiring, position=(programs_x, 0.5 + PANEL_H * SCALE / 2, 0),
                        scale=SCALE)
+    # The mirror, right of the programs panel, and its toggle on the board.
+    mirror_x = programs_x + PANEL_W * SCALE / 2 + GAP + MIRROR_W / 2
+    mirror_go = add_mirror(b, root, position=vec(mirror_x, 0.3 + MIRROR_H / 2, 0),
+                           scale=vec(MIRROR_W, MIRROR_H, 1))
+    add_mirror_toggle(b, board, mirror_go, rect(1640, 1340, 280, 60))
+    if assets.video_texture:
+        add_video_player(b, root, assets.video_texture, position=vec(0, 1 + SCREEN_SIZE / 2, 0))
     return b.dump()

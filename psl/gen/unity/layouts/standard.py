@@ -1,6 +1,7 @@
 """The compact prefab (Shaderception.prefab): a 2 m screen with one canvas beside it holding
-the code box, Compile, the output text, the camera toggle, the sharing controls and the
-example buttons."""
+the code box (with the running program behind the code), Compile, the output text, the camera
+toggle, the sharing controls, the example buttons and the live-copy toggle; the camera pickup
+at hand height beside the screen; the package's video player feeding video()."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ from psl.gen.unity.components.guard import (
     register_frame_guard,
 )
 from psl.gen.unity.components.listing import add_listing
+from psl.gen.unity.components.livecopy import (
+    TEXT_Z,
+    LiveCopy,
+    add_live_copy_toggle,
+    behind_code,
+)
 from psl.gen.unity.components.programs import add_programs_panel
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_screen
@@ -27,10 +34,12 @@ from psl.gen.unity.components.ugui import (
     add_world_canvas,
     rect,
 )
+from psl.gen.unity.components.video import add_video_player
 from psl.gen.unity.serialization import MATERIAL_ID, color, ref, vec
 
 NAME = "Shaderception"
-CANVAS_W, CANVAS_H = 1200, 1790
+CANVAS_W, CANVAS_H = 1200, 1860
+CODE_H = 820
 CANVAS_SCALE = 0.0015
 EXAMPLE_COLUMNS = 3
 #: the output panel (a scrolling Text: compile results, errors) and the reference canvas
@@ -43,16 +52,22 @@ def build(assets: PrefabAssets) -> str:
     wiring = Wiring()
 
     # Screen: a 2 m relief grid showing the CRT through the screen material.
-    screen, renderer = add_screen(b, root, "Screen", ref(MATERIAL_ID, assets.screen_material, 2),
+    screen_material = ref(MATERIAL_ID, assets.screen_material, 2)
+    screen, renderer = add_screen(b, root, "Screen", screen_material,
                                   position=vec(0, 1.6, 0), scale=screen_scale(2),
                                   mesh=screen_mesh(assets))
     canvas = add_world_canvas(b, root, "Canvas", width=CANVAS_W, height=CANVAS_H,
                               position=(2.05, 1.6, 0), scale=CANVAS_SCALE,
                               background=color(0.12, 0.12, 0.14, 0.95))
-    input_field = add_input_field(b, canvas, "CodeInput", rect(20, 20, CANVAS_W - 40, 820),
+    # the running program behind the code (the original's InputField/Quad)
+    live = LiveCopy()
+    input_field = add_input_field(b, canvas, "CodeInput", rect(20, 20, CANVAS_W - 40, CODE_H),
                                   placeholder="Type a PSL program, then press Compile...",
                                   font_size=26, character_limit=assets.source_limit,
-                                  text=assets.default_program, font=assets.font)
+                                  text=assets.default_program, font=assets.font,
+                                  behind_text=behind_code(b, screen_material, CANVAS_W - 40,
+                                                          CODE_H, live),
+                                  text_z=TEXT_Z)
     compile_go, compile_image = add_button(b, canvas, "CompileButton", "Compile",
                                            rect(20, 860, 320, 80), color(0.55, 0.85, 0.55, 1))
     output_text = add_scroll_panel(b, canvas, OUTPUT_PANEL, rect(360, 860, CANVAS_W - 380, 220),
@@ -76,7 +91,7 @@ def build(assets: PrefabAssets) -> str:
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
     also_tell_the_guard(compile_go, guard_go)
     # the note in front of the screen's middle, hidden until the guard pauses the screen
-    add_frame_guard(b, root, guard_go, assets, wiring, [renderer],
+    add_frame_guard(b, root, guard_go, assets, wiring, [renderer, live.renderer],
                     note_position=(0, 1.6, -0.05), note_scale=0.0015)
     add_listing(b, root, canvas, assets, wiring, rect(20, 1030, 320, 60))
 
@@ -85,6 +100,9 @@ def build(assets: PrefabAssets) -> str:
                        width=CANVAS_W - 40)
     add_examples(b, canvas, assets, wiring, x=20, y=1390, width=CANVAS_W - 40, height=380,
                  columns=EXAMPLE_COLUMNS)
+    add_live_copy_toggle(b, canvas, live, rect(20, 1785, 460, 60))
+    if assets.video_texture:
+        add_video_player(b, root, assets.video_texture, position=vec(0, 1.6, 0))
 
     # The language reference beside the editor (generated from the registry).
     reference = add_world_canvas(b, root, REFERENCE_NAME, width=CANVAS_W, height=CANVAS_H,
