@@ -21,7 +21,7 @@ its JSON read and summarised; a program that reached the frame cap (NOT-FINISHED
 timed out is flagged on its row.
 
 Usage:
-  python bench/udon_cost.py [--budget 2500] [--ours-dir DIR | --optimize 0|1] [--frame-cap N]
+  python bench/udon_cost.py [--budget 2500] [--ours-dir DIR | --optimize 0|1|2] [--frame-cap N]
                             [--only WORD ...] [--out DIR]
                             [--skip-corpus | --skip-pathological] [--strict] [-- TOOL-ARGS]
 
@@ -249,7 +249,8 @@ def report(summaries: list[dict], budget: int, measured: str) -> str:
 
 
 def generate(folder: Path, optimize: int) -> Path:
-    """`psl-gen udonsharp` of this checkout into `folder`, the Compiler's `optimize` field set."""
+    """`psl-gen udonsharp` of this checkout into `folder`, the Compiler's `optimize` field set
+    (and `superinstructions` for -O2)."""
     folder.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-c", "import sys; from psl.cli.gen import main; "
                     "sys.argv[0] = 'psl-gen'; sys.exit(main())", "udonsharp", "--out", str(folder)],
@@ -261,7 +262,17 @@ def generate(folder: Path, optimize: int) -> Path:
                       cs.read_text(encoding="utf-8"))
     if n != 1:
         raise SystemExit("udon_cost: no `public bool optimize` field in the generated Compiler.cs")
-    cs.write_text(text, encoding="utf-8")
+    # -O2: `superinstructions` on as well (psl/optimize/fuse.cs.j2)
+    text, n = re.subn(r"public bool superinstructions = (true|false);",
+                      f"public bool superinstructions = {'true' if optimize >= 2 else 'false'};",
+                      text)
+    if n != 1:
+        raise SystemExit("udon_cost: no `public bool superinstructions` field in the generated "
+                         "Compiler.cs")
+    sys.path.insert(0, str(ROOT))
+    from tests.udon_support.scripts import without_namespace  # the tool looks at top level
+
+    cs.write_text(without_namespace(text), encoding="utf-8")
     return folder
 
 
@@ -284,8 +295,9 @@ def main() -> int:
                     help="build/run folder and the generated programs (default %(default)s)")
     ap.add_argument("--ours-dir", help="measure this folder's generated Compiler.cs instead of "
                                        "running psl-gen udonsharp on this checkout")
-    ap.add_argument("--optimize", type=int, choices=(0, 1),
-                    help="the Compiler's `optimize` field: generate Compiler.cs with it set "
+    ap.add_argument("--optimize", type=int, choices=(0, 1, 2),
+                    help="the Compiler's `optimize` field (2: and `superinstructions`, -O2): "
+                         "generate Compiler.cs with it set "
                          "(default: the template's default, off) and measure that; with --out, "
                          "keeps -O1 results apart from the committed ones")
     ap.add_argument("--frame-cap", type=int,

@@ -163,6 +163,9 @@ OPTIMIZE_LEVELS: tuple[int, ...] = (0, 1)
 #: Levels of the Python compiler and reference VM: -O2 (docs/spec.md §11) is -O1 then the
 #: `fuse` pass; not yet in the in-world compiler, the HLSL/WebGL VMs or the exports.
 PYTHON_OPTIMIZE_LEVELS: tuple[int, ...] = (0, 1, 2)
+#: Levels of the in-world compiler (its `optimize` switch, and `superinstructions` for -O2:
+#: psl/optimize/fuse.cs.j2); the C# differential tests compile at each of them.
+INWORLD_OPTIMIZE_LEVELS: tuple[int, ...] = (0, 1, 2)
 #: The passes -O2 runs after the whole of -O1, in order (psl/optimize/<pass>.py; their
 #: in-world halves are still to come).
 O2_PASSES: tuple[str, ...] = ("fuse",)

@@ -11,6 +11,9 @@ Regenerated on purpose, with the reason here, never to make this test pass
 - issue 37: `--exact` exports of programs whose pixels can reach the VM's work budget hand
   such pixels to the exact path, which counts every instruction (docs/spec.md §7.2);
 - issue 41: docs/spec.md gained §11 (-O2) and the registry's fused-instruction tables.
+- issue 41: the HLSL and WebGL VMs (VM.cginc, vm.frag) run the fused instructions (-O2,
+  docs/spec.md §11.4) from a table generated from registry.FUSED, and spec §11 says so;
+  the exports' exact path is unchanged.
 """
 
 from __future__ import annotations

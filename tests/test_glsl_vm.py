@@ -177,6 +177,34 @@ def test_corpus_matches_reference_vm(browser, name):
         np.testing.assert_array_equal(web.hit, stats.hit_jump_limit)
 
 
+#: corpus programs the WebGL VM runs at -O2 (docs/spec.md §11): loops, swizzles, self(),
+#: textures (a browser's corpus run is slow on SwiftShader; the HLSL VM runs all of them)
+O2_CORPUS = ["scene_raymarch", "scene_mandelbrot", "scene_fbm", "apps_TableTennisPro",
+             "scene_blur_by_moon"]
+
+
+@pytest.mark.parametrize("name", O2_CORPUS)
+def test_corpus_o2_matches_reference_vm(browser, name):
+    """-O2: the fused instructions run as in the Python VM: every frame's image, and the
+    cost overlay's counts (a fused instruction counting as the instructions it replaces)."""
+    result = compile_source((CORPUS / MANIFEST["programs"][name]["source"]).read_text(),
+                            lint=False, optimize=2)
+    assert result.ok, result.diagnostics
+    slots = result.program.slots()
+    ops = np.round(slots[0::2, 0].astype(np.float64))
+    assert np.isin(ops, list(registry.FUSED_BY_OP)).any(), f"{name}: nothing fused"
+    check_against_python(browser, slots, corpus_frames(name), f"{name} -O2")
+
+
+def test_every_fused_instruction_runs(browser):
+    """Each fused opcode of the registry in a hand-made program that fills its fields
+    (tests/hlsl_support/programs.py), against the Python VM."""
+    programs = hand.fused_programs()
+    assert len(programs) == len(registry.FUSED)
+    for name, slots in programs.items():
+        check_against_python(browser, slots, [reference_inputs(0, 4, 4)], name)
+
+
 # ---- hand-written programs -------------------------------------------------------------
 
 BUILTIN_SOURCES = hand.builtin_sources()
@@ -293,16 +321,18 @@ def test_present_draws_colour_and_cost_overlay(browser):
     assert (canvas[..., :3] == [255, 0, 255]).all()
 
 
+@pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("name", sorted(hostile.programs()))
-def test_hostile_programs_stop_at_the_same_budget(browser, name):
-    """The work budget (docs/spec.md §7.2): every pixel stops where the reference VM stops
-    it, with the same colour, counts and flags (tests/hostile.py)."""
-    result = compile_source(hostile.programs()[name], optimize=1)
+def test_hostile_programs_stop_at_the_same_budget(browser, name, level):
+    """The work budget (docs/spec.md §7.2; at -O2 a fused instruction counts as the
+    instructions it replaces, §11.4): every pixel stops where the reference VM stops it,
+    with the same colour, counts and flags (tests/hostile.py)."""
+    result = compile_source(hostile.programs()[name], optimize=level)
     assert result.ok, result.diagnostics
     slots = result.program.slots()
     got = browser.render(slots, reference_inputs(0, 8, 8), mode="cost")
     img, stats = execute(slots, reference_inputs(0, 8, 8))
-    assert_close(got.image, img, name)
+    assert_close(got.image, img, f"{name} -O{level}")
     np.testing.assert_array_equal(got.executed, stats.exec_instructions)
     np.testing.assert_array_equal(got.hit, stats.hit_jump_limit)
     np.testing.assert_array_equal(got.spent, stats.spent)

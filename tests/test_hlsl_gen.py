@@ -123,7 +123,15 @@ def test_vm_contract(files):
     assert f"#define PSL_TEXTURE_WIDTH {lim.texture_width}u" in code
     assert ("_ProgramTex.Load(int3((int)(k % PSL_TEXTURE_WIDTH), (int)(k / PSL_TEXTURE_WIDTH), "
             "0))") in code
-    assert "psl_push(psl_restore_absent(o, psl_to_uint(psl_round_even1(t.y))));" in code
+    assert (f"if (op == {int(registry.Op.PUSHCONST)}u) o = psl_restore_absent(o, "
+            "psl_to_uint(psl_round_even1(t.y)));") in code
+    # the fused instructions (-O2, docs/spec.md §11): a row per registry.FUSED entry, in order
+    rows = re.findall(r"uint3\((\d+)u, 0x([0-9A-F]+)u, 0x([0-9A-F]+)u\),? // (\d+) (F_\w+)",
+                      vm)
+    assert [(int(op), name, int(w)) for w, _, _, op, name in rows] == [
+        (f.op, f.name, f.weight) for f in registry.FUSED]
+    for w, steps, _, _, _ in rows:  # one opcode nibble per instruction it replaces
+        assert len(steps) == int(w)
     declared = top_level_declarations(vm)
     for name in VM_INPUTS:
         assert name in declared, name

@@ -148,13 +148,14 @@ def test_corpus_matches_reference_vm(name):
     check_program(vm, compiled(source), frames, name, tol=WIDER_TOLERANCE.get(name, TOLERANCE))
 
 
+@pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("name", list(MANIFEST["programs"]))
-def test_corpus_optimized_is_identical(name):
-    """-O1 against -O0 in the HLSL VM (docs/spec.md §10): every frame, bit for bit on the
-    pixels that finish within the jump budget at -O0, and never more jumps."""
+def test_corpus_optimized_is_identical(name, level):
+    """-O1 and -O2 against -O0 in the HLSL VM (docs/spec.md §10, §11.4): every frame, bit
+    for bit on the pixels that finish within the jump budget at -O0, and never more jumps."""
     info = MANIFEST["programs"][name]
     source = (CORPUS / info["source"]).read_text()
-    result = compile_source(source, lint=False, optimize=1)
+    result = compile_source(source, lint=False, optimize=level)
     assert result.unoptimized is not None
     uses_audiolink = "audiolink" in source.lower()
     vm = build(audiolink=uses_audiolink)
@@ -165,9 +166,44 @@ def test_corpus_optimized_is_identical(name):
         o0 = vm.render(result.unoptimized.slots(), replace(inputs, self_texture=previous))
         o1 = vm.render(result.program.slots(), replace(inputs, self_texture=previous))
         more_jumps, differ = optimized_breaks(o0, o1)
-        assert more_jumps == 0, f"{name} frame {k}"
-        assert differ == 0, f"{name} frame {k}: {differ} pixels differ"
+        assert more_jumps == 0, f"{name} -O{level} frame {k}"
+        assert differ == 0, f"{name} -O{level} frame {k}: {differ} pixels differ"
         previous = o0.image
+
+
+def fused_ops(slots: np.ndarray) -> set[int]:
+    """The fused opcodes (docs/spec.md §11) among a program's instructions."""
+    ops = np.round(slots[0::2, 0].astype(np.float64))
+    return {int(op) for op in ops if int(op) in registry.FUSED_BY_OP}
+
+
+@pytest.mark.parametrize("name", list(MANIFEST["programs"]))
+def test_corpus_o2_matches_reference_vm(name):
+    """-O2 (docs/spec.md §11): the HLSL VM runs the fused instructions as the reference VM
+    does, every frame's colours, executed instructions (a fused one counting as the
+    instructions it replaces) and jumps."""
+    info = MANIFEST["programs"][name]
+    source = (CORPUS / info["source"]).read_text()
+    result = compile_source(source, lint=False, optimize=2)
+    assert result.ok, result.diagnostics
+    slots = result.program.slots()
+    assert fused_ops(slots), f"{name}: nothing fused at -O2"
+    uses_audiolink = "audiolink" in source.lower()
+    vm = build(audiolink=uses_audiolink)
+    frames = [replace(reference_inputs(k), audiolink=audiolink_texture() if uses_audiolink
+                      else None) for k in range(max(1, info["frames"]))]
+    check_program(vm, slots, frames, f"{name} -O2", tol=WIDER_TOLERANCE.get(name, TOLERANCE))
+
+
+def test_every_fused_instruction_runs():
+    """Each fused opcode of the registry, at the end of a hand-made program that fills its
+    fields (registers, constants, picks, operators, builtins, jump targets), in the HLSL VM
+    against the reference VM: one case per pattern, generated from the table."""
+    vm = build()
+    programs = hand.fused_programs()
+    assert len(programs) == len(registry.FUSED)
+    for name, slots in programs.items():
+        check_program(vm, slots, [reference_inputs(0, 4, 4)], name)
 
 
 @pytest.mark.parametrize(("name", "function", "stand_in"), [
@@ -327,7 +363,7 @@ def test_shared_generator_programs(chunk):
 
 # ---- the work budget (docs/spec.md §7.2; hostile programs, tests/hostile.py) ----------
 
-@pytest.mark.parametrize("level", [0, 1])
+@pytest.mark.parametrize("level", [0, 1, 2])
 @pytest.mark.parametrize("name", sorted(hostile.programs()))
 def test_hostile_programs_stop_at_the_same_budget(name, level):
     """Every pixel stops at the work budget (or the jump limit) where the reference VM

@@ -32,6 +32,38 @@ def test_every_pass_has_both_halves():
     assert set(registry.OPTIMIZER_PASSES) <= halves
     for name in halves:  # and the Python half of each C# part
         assert (OPTIMIZE / f"{name}.py").is_file(), name
+    assert set(registry.O2_PASSES) <= halves  # -O2's passes too (fuse.cs.j2)
+
+
+def test_fuse_tables_come_from_the_registry():
+    """The in-world fuse pass's trie spells exactly registry.FUSED (tokens -> opcode), its
+    token numbers are registry.FUSED_TOKENS' order, and -O2 is an in-world level."""
+    text = rendered()
+
+    def ints(name: str) -> list[int]:
+        m = re.search(rf"private int\[\] {name} = {{ ([-0-9, ]*) }};", text)
+        assert m, name
+        return [int(x) for x in m.group(1).split(", ")]
+
+    tokens = list(registry.FUSED_TOKENS)
+    for k, t in enumerate(tokens):
+        assert f"private const int FU_TOK_{t} = {k};" in text
+    nxt, op_of = ints("fuNext"), ints("fuOpOf")
+    found: dict[str, int] = {}
+    todo = [(0, "")]
+    while todo:
+        node, spelled = todo.pop()
+        if op_of[node]:
+            found[spelled] = op_of[node]
+        for t, ch in enumerate(tokens):
+            child = nxt[node * len(tokens) + t]
+            if child:
+                todo.append((child, spelled + ch))
+    assert found == {f.tokens: f.op for f in registry.FUSED}
+    longest = min(max(len(f.tokens) for f in registry.FUSED), registry.FUSED_MAX_STEPS)
+    assert f"private const int FU_LONGEST = {longest};" in text
+    assert f"private const float FU_SWIZZLE = {registry.SWIZZLE.id}f;" in text
+    assert 2 in registry.INWORLD_OPTIMIZE_LEVELS and "public bool superinstructions" in text
 
 
 def test_every_pipeline_pass_runs_alone():

@@ -117,7 +117,7 @@ def test_the_editor_script_repairs_the_guard_and_the_owner_buttons(package: pkg.
                    f'ClearPath = "Canvas/{sharing.CLEAR_NAME}"',
                    f'LockEvent = "{udonsharp.LOCK_EVENT}"',
                    f'ClearEvent = "{udonsharp.CLEAR_EVENT}"',
-                   "RepairGuard(t, guard, compiler, screen);",
+                   "RepairGuard(t, guard, compiler, screen, copies);",
                    "AddClick(compileButton, guard, GuardProgramEvent);"):
         assert needle in text, needle
     assert "<built-in" not in text and " object at 0x" not in text

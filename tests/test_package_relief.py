@@ -272,6 +272,7 @@ def test_quality_behaviour_runs_under_mono(tmp_path) -> None:
 
 MAIN = """
 using UnityEngine;
+using PSL.Shaderception;
 public static class QualityMain
 {
     public static void Main()

@@ -13,7 +13,7 @@ import pytest
 
 from psl.compiler import compile_source
 from psl.optimize import to_code
-from psl.registry import BUILTINS, LIMITS, Op
+from psl.registry import BUILTINS, INWORLD_OPTIMIZE_LEVELS, LIMITS, Op
 from tests import progen
 from tests.conftest import corpus_programs, malformed_cases, valid_programs, warning_cases
 from tests.csharp_support import build as csbuild
@@ -45,12 +45,13 @@ def reference(src: str, level: int = 0) -> tuple[np.ndarray | None, str]:
 
 
 def mismatches(host: Path, sources: list[str]) -> list[str]:
-    """Differences between the C# and psl, at both settings of `optimize` (the host compiles
-    each program with it off, then on)."""
+    """Differences between the C# and psl at every in-world level (the host compiles each
+    program with `optimize` off, on, then on with `superinstructions`: -O0, -O1, -O2)."""
     problems = []
     for k, (src, res) in enumerate(zip(sources, csbuild.run_batch(host, sources), strict=True)):
-        refs = (reference(src, 0), reference(src, 1))
-        for level, got in ((0, res), (1, res.optimized)):
+        refs = tuple(reference(src, level) for level in INWORLD_OPTIMIZE_LEVELS)
+        for level, got in zip(INWORLD_OPTIMIZE_LEVELS, (res, res.optimized, res.fused),
+                              strict=True):
             assert got is not None
             problems += _mismatch(f"#{k} -O{level} {src[:60]!r}", got, level, refs)
     return problems
@@ -59,16 +60,17 @@ def mismatches(host: Path, sources: list[str]) -> list[str]:
 def _mismatch(label: str, got: csbuild.HostResult, level: int,
               refs: tuple[tuple[np.ndarray | None, str], ...]) -> list[str]:
     """What is wrong with the host's result `got` at -O`level`, against psl's results
-    `refs` (reference() at -O0 and -O1)."""
+    `refs` (reference() at each of INWORLD_OPTIMIZE_LEVELS)."""
     problems: list[str] = []
     if got.exception:
         problems.append(f"{label}: exception {got.exception[:300]}")
         return problems
-    # -O0: one upload; -O1: the -O0 program first (it runs at once), then, unless the
-    # optimizer left it as it is, the -O1 program over it; each within one event
-    if got.uploads > level + 1 or got.uploads != got.upload_events:
+    # -O0: one upload; -O1 and -O2: the -O0 program first (it runs at once), then, unless
+    # the optimizer left it as it is, the optimized program over it; each within one event
+    most = min(level, 1) + 1
+    if got.uploads > most or got.uploads != got.upload_events:
         problems.append(f"{label}: {got.uploads} uploads over {got.upload_events} events "
-                        f"(at most {level + 1}, each within one event)")
+                        f"(at most {most}, each within one event)")
     if got.uploads == 2:
         first, _ = refs[0]
         if first is None or got.first_slots is None or not np.array_equal(first,

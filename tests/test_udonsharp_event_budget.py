@@ -24,6 +24,7 @@ import pytest
 
 from psl.gen import udonsharp
 from tests import shapegen
+from tests.udon_support.scripts import without_namespace
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT.parent / "shared" / "tools" / "udon_cost" / "measure.py"
@@ -44,7 +45,8 @@ def hoist_classes(calls: int = 40) -> str:
 def test_no_event_over_budget_at_the_limits(tmp_path):
     ours = tmp_path / "ours"
     ours.mkdir()
-    (ours / "Compiler.cs").write_text(udonsharp.TARGET.render()["Compiler.cs"], encoding="utf-8")
+    (ours / "Compiler.cs").write_text(without_namespace(udonsharp.TARGET.render()["Compiler.cs"]),
+                                      encoding="utf-8")
     progs = tmp_path / "progs"
     progs.mkdir()
     stack = shapegen.generate(30012, "limit")

@@ -95,7 +95,9 @@ def work_budget_diagnostic(result: CompileResult) -> Diagnostic | None:
     centre) reach the work budget (docs/spec.md §7.2), at the instruction they stop at."""
     from psl.vm.samples import run_samples
 
-    program = result.program
+    # the -O0 code, as every diagnostic (the same at each level; -O1 changes no finishing
+    # pixel, so the same pixels reach the budget or come near it)
+    program = result.unoptimized or result.program
     assert program is not None
     if len(program.instructions) < LIMITS.steps and not _loops(program):
         return None
@@ -104,13 +106,11 @@ def work_budget_diagnostic(result: CompileResult) -> Diagnostic | None:
     if not spent:
         return None
     index = min(spent[0].stop_index, len(program.instructions) - 1)
-    if result.origin is not None:
-        index = result.origin[index]
     span = result.spans[index] if 0 <= index < len(result.spans) else None
     n = len(sampled.pixels)
     whom = (f"all {n} sample pixels" if len(spent) == n else
             f"{len(spent)} of {n} sample pixels (" +
-            ", ".join(f"{p.x}, {p.y}" for p in spent) + ")")
+            ", ".join(f"({p.x}, {p.y})" for p in spent) + ")")
     return make("W014", span or Span.start(), whom=whom, s="" if len(spent) > 1 else "s",
                 limit=LIMITS.steps)
 

@@ -10,6 +10,7 @@ the GLSL dialect (psl.dialect.glsl). psl/web/static/render.js runs the shader
 
 from __future__ import annotations
 
+from psl.dialect import fused
 from psl.dialect.glsl.vm import (
     ARG_NAMES,
     MODE_COLOR,
@@ -29,7 +30,15 @@ OUTPUTS: dict[str, str] = {
     "vm.vert": "glsl/vm.vert.j2",
 }
 
-TARGET = Target("glsl", OUTPUTS, context)
+
+def vm_context(**options: object) -> dict[str, object]:
+    """`context` and the fused instructions (-O2, docs/spec.md §11, psl.dialect.fused),
+    which the VM runs; the exports' exact path (same dialect context) runs no fused code."""
+    return {**context(**options), **fused.context()}  # type: ignore[arg-type]
+
+
+TARGET = Target("glsl", OUTPUTS, vm_context)
 
 __all__ = ["ARG_NAMES", "MODE_COLOR", "MODE_COST", "OUTPUTS", "TARGET", "Case",
-           "MissingGlslError", "builtin_cases", "call_variants", "context", "textured"]
+           "MissingGlslError", "builtin_cases", "call_variants", "context", "textured",
+           "vm_context"]

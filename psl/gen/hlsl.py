@@ -7,6 +7,7 @@ Templates: templates/hlsl/ (OUTPUTS; docs/compiler-contract.md).
 
 from __future__ import annotations
 
+from psl.dialect import fused
 from psl.dialect.hlsl.vm import (
     EXTENSION_DEFINES,
     BinopCase,
@@ -24,7 +25,14 @@ OUTPUTS: dict[str, str] = {
     "Screen.shader": "hlsl/Screen.shader.j2",
 }
 
-TARGET = Target("hlsl", OUTPUTS, context)
+
+def vm_context(**options: object) -> dict[str, object]:
+    """`context` and the fused instructions (-O2, docs/spec.md §11, psl.dialect.fused),
+    which the VM runs; the exports' exact path (same dialect context) runs no fused code."""
+    return {**context(**options), **fused.context()}  # type: ignore[arg-type]
+
+
+TARGET = Target("hlsl", OUTPUTS, vm_context)
 
 __all__ = ["EXTENSION_DEFINES", "OUTPUTS", "TARGET", "BinopCase", "BuiltinCase",
-           "MissingHlslError", "builtin_cases", "context"]
+           "MissingHlslError", "builtin_cases", "context", "vm_context"]

@@ -14,11 +14,18 @@ from psl import registry
 from psl.diagnostics import CATALOGUE, Severity
 from psl.gen import world_programs
 from psl.gen.target import Target
+from psl.optimize import fuse
 
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
                                 "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves",
                                 "ReliefQuality", "FrameGuard")
+#: The C# namespace of every class the package ships (the behaviours; the editor scripts in
+#: NAMESPACE.EditorTools), so that no other package's `Compiler` or `SyncCode` collides with
+#: ours (UdonSharp 1.x compiles behaviours in namespaces; a program asset names its script by
+#: the .cs file's GUID, not by the class name)
+NAMESPACE = "PSL.Shaderception"
+EDITOR_NAMESPACE = f"{NAMESPACE}.EditorTools"
 #: Events the world's UI sends (the prefab's buttons, the setup menu): the Compile button
 #: -> Compiler.Compile; an example button -> ExampleButton.Load. The templates define them.
 COMPILE_EVENT = "Compile"
@@ -81,7 +88,8 @@ PARTS: tuple[str, ...] = tuple(
 #: beside psl/optimize/<name>.py, in this order (liveness is dse's and forward's shared
 #: analysis); every pass of registry.OPTIMIZER_PASSES is among them.
 OPTIMIZER_PARTS: tuple[str, ...] = ("fold", "constprop", "copyprop", "liveness", "dse",
-                                    "forward", "jumps", "loops", "unroll", "hoist", "renumber")
+                                    "forward", "jumps", "loops", "unroll", "hoist", "renumber",
+                                    "fuse")
 #: The order RoundStep tests the running pipeline entry in: the passes that take the most
 #: steps first (a compare each); a permutation of registry.PIPELINE_PASSES.
 STEP_ORDER: tuple[str, ...] = ("forward", "fold", "constprop", "dse", "copyprop", "jumps")
@@ -98,7 +106,8 @@ LANE_FOLDS: dict[str, str] = {
 def optimizer_context() -> dict[str, object]:
     """The optimizer's generated parts; refuses a registry the in-world optimizer cannot
     follow (a pass without its C# half, a foldable builtin without a fold rule it knows)."""
-    missing = [p for p in registry.OPTIMIZER_PASSES if p not in OPTIMIZER_PARTS]
+    missing = [p for p in (*registry.OPTIMIZER_PASSES, *registry.O2_PASSES)
+               if p not in OPTIMIZER_PARTS]
     if missing:
         raise ValueError(f"passes without an in-world half: {missing}")
     if sorted(STEP_ORDER) != sorted(registry.PIPELINE_PASSES):
@@ -124,6 +133,7 @@ def optimizer_context() -> dict[str, object]:
         "optimizer_parts": [f"optimize/{p}.cs.j2" for p in OPTIMIZER_PARTS],
         "step_order": STEP_ORDER,
         "lane_folds": {n: LANE_FOLDS[n] for n in registry.FOLD_RULES if n in LANE_FOLDS},
+        "fuse_tables": fuse.cs_tables(),  # -O2's patterns (registry.FUSED) as a trie
     }
 
 
@@ -280,6 +290,9 @@ def _by_id(names: dict[int, str]) -> list[str]:
 #: program is uploaded first, so the optimizer's work only delays the faster program, never
 #: the first one (docs/world-setup.md, "The optimizer switch").
 OPTIMIZE_DEFAULT = True
+#: the Compiler's `superinstructions` (-O2 with `optimize`): off until it is the default
+#: (docs/spec.md §11)
+SUPERINSTRUCTIONS_DEFAULT = False
 
 
 def context() -> dict[str, object]:
@@ -293,6 +306,7 @@ def context() -> dict[str, object]:
     fields = sorted({f for m in msgs for f in m.fields})
     builtins = sorted(registry.BUILTINS, key=lambda b: b.id)
     return {
+        "namespace": NAMESPACE,
         "builtins": builtins,
         "builtin_buckets": builtin_buckets(builtins),
         "messages": msgs,
@@ -324,6 +338,7 @@ def context() -> dict[str, object]:
         "guard": registry.FRAME_GUARD,
         "guard_paused_message": GUARD_PAUSED_MESSAGE,
         "optimize_default": OPTIMIZE_DEFAULT,
+        "superinstructions_default": SUPERINSTRUCTIONS_DEFAULT,
         "listing_lines": LISTING_LINES,
         "listing_per_frame": LISTING_PER_FRAME,
         "ops": [op.name for op in registry.Op],

@@ -24,7 +24,7 @@ from psl.optimize.code import (
     Code,
     leaders,
 )
-from psl.registry import FUSED_BY_TOKENS, FUSED_MAX_STEPS, Fused, Op
+from psl.registry import FUSED, FUSED_BY_TOKENS, FUSED_MAX_STEPS, Fused, Op
 
 _SIMPLE = {PUSHVAR: "V", BINOP: "B", UNOP: "U", CALL: "C", CONDJUMP: "J", JUMP: "G"}
 _SWIZZLE = registry.SWIZZLE.id
@@ -145,3 +145,36 @@ def candidate_tables() -> dict[str, dict[str, Fused]]:
             if len(text) > 1:
                 crude[text] = Fused(0, text)
     return {"crude (issue 41's estimate)": crude, "-O2 (registry.FUSED)": dict(FUSED_BY_TOKENS)}
+
+
+def cs_tables() -> dict[str, object]:
+    """The in-world half's tables (psl/optimize/fuse.cs.j2), from the registry: the step
+    tokens in registry.FUSED_TOKENS order, the token of each plain opcode whose token needs
+    no look at its operand (-1: none, or decided by its operand), and the patterns as a trie
+    over token numbers: next[node * len(tokens) + t] is the child (0: none; the root, 0, is
+    nobody's child), op_of[node] the fused opcode of the pattern ending there (0: none)."""
+    tokens = list(registry.FUSED_TOKENS)
+    nt = len(tokens)
+    nxt: list[int] = [0] * nt
+    op_of = [0]
+    for f in FUSED:
+        node = 0
+        for ch in f.tokens:
+            t = tokens.index(ch)
+            if nxt[node * nt + t] == 0:
+                nxt[node * nt + t] = len(op_of)
+                op_of.append(0)
+                nxt.extend([0] * nt)
+            node = nxt[node * nt + t]
+        op_of[node] = f.op
+    by_op = [-1] * (max(int(o) for o in Op) + 1)
+    for op, t in _SIMPLE.items():
+        by_op[op] = tokens.index(t)
+    return {
+        "tokens": tokens,
+        "next": nxt,
+        "op_of": op_of,
+        "token_of_op": by_op,
+        "longest": min(max(len(f.tokens) for f in FUSED), FUSED_MAX_STEPS),
+        "swizzle": _SWIZZLE,
+    }

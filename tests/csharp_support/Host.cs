@@ -27,6 +27,7 @@ using System.Text;
 using System.Threading;
 using UnityEngine;
 using UnityEngine.UI;
+using PSL.Shaderception;
 
 public static class Host
 {
@@ -179,10 +180,12 @@ public static class Host
                 continue;
             }
             string text = Utf8.GetString(File.ReadAllBytes(paths[k]));
-            // both settings of the world creator's switch: -O0 (the default), then -O1
-            for (int level = 0; level < 2; level++)
+            // the world creator's switches: -O0 (`optimize` off), -O1 (on), -O2 (on, with
+            // `superinstructions`: registry.INWORLD_OPTIMIZE_LEVELS)
+            for (int level = 0; level < 3; level++)
             {
-                c.optimize = level == 1;
+                c.optimize = level >= 1;
+                c.superinstructions = level == 2;
                 c.input.text = text;
                 c.output.text = "";
                 c.screenMat = new Material();
@@ -205,6 +208,7 @@ public static class Host
                 stdout.WriteLine(Record(k, c, exc, frames).Replace("{\"i\": ", "{\"o\": " + level + ", \"i\": "));
             }
             c.optimize = false;
+            c.superinstructions = false;
         }
         stdout.Flush();
         return 0;

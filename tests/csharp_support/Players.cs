@@ -47,6 +47,7 @@ using System.Reflection;
 using System.Text;
 using UnityEngine;
 using UnityEngine.UI;
+using PSL.Shaderception;
 
 public static class Players
 {

@@ -23,6 +23,7 @@ using VRC.SDK3.Persistence;
 using VRC.SDK3.StringLoading;
 using VRC.SDKBase;
 using VRC.Udon.Common.Interfaces;
+using PSL.Shaderception;
 
 public sealed class Download : IVRCStringDownload
 {

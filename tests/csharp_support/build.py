@@ -79,6 +79,8 @@ class HostResult:
     #: the same program compiled with the Compiler's `optimize` on (-O1); this result is
     #: the -O0 one (`optimize` off). The host compiles every program at both settings.
     optimized: HostResult | None = None
+    #: the same program at -O2 (`optimize` and `superinstructions` on)
+    fused: HostResult | None = None
     #: of two uploads (`optimize` on: the -O0 program first, then -O1 over it), the first
     first_slots: np.ndarray | None = None
 
@@ -98,7 +100,7 @@ def decode_slots(hexstr: str) -> np.ndarray:
 
 def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[HostResult]:
     """Compile every source text in one mono process (written as UTF-8 files), at -O0
-    (the results) and at -O1 (each result's `optimized`)."""
+    (the results), -O1 (each result's `optimized`) and -O2 (its `fused`)."""
     with tempfile.TemporaryDirectory(prefix="psl-us-") as tmp:
         tmpdir = Path(tmp)
         paths = []
@@ -114,6 +116,7 @@ def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[Host
         raise RuntimeError(f"host failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
     results: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
     optimized: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
+    fused: list[HostResult] = [None] * len(sources)  # type: ignore[list-item]
     for line in proc.stdout.decode("utf-8").splitlines():
         rec = json.loads(line)
         slots = decode_slots(rec["slots"]) if rec.get("upload_ok") else None
@@ -121,11 +124,13 @@ def run_batch(exe: Path, sources: list[str], timeout: float = 1200) -> list[Host
                          rec.get("frames", 0), rec.get("upload_events", 0))
         if rec.get("first_slots") is not None:
             got.first_slots = decode_slots(rec["first_slots"])
-        (optimized if rec.get("o") == 1 else results)[rec["i"]] = got
+        {1: optimized, 2: fused}.get(rec.get("o", 0), results)[rec["i"]] = got
     for k, r in enumerate(results):
         if r is not None:
             r.optimized = optimized[k]
-    missing = [k for k, r in enumerate(results) if r is None or r.optimized is None]
+            r.fused = fused[k]
+    missing = [k for k, r in enumerate(results)
+               if r is None or r.optimized is None or r.fused is None]
     if missing:
         raise RuntimeError(f"host printed no result for programs {missing[:10]}")
     return results

@@ -1,6 +1,7 @@
 """Hand-written test programs for the HLSL VM: PSL sources covering every builtin and
 operator with arguments of several dimensions, and hand-assembled bytecode for the corners
-of SPEC §7 that the compiler never emits."""
+of SPEC §7 that the compiler never emits, and one program per fused instruction (-O2,
+docs/spec.md §11)."""
 
 from __future__ import annotations
 
@@ -186,3 +187,33 @@ def bytecode_programs() -> dict[str, np.ndarray]:
         "huge_constants": ((C, 3e38), (C, 3e38), (B, PLUS), (C, -1e-45), (B, 3)),
     }
     return {name: assemble(*ins) for name, ins in progs.items()}
+
+
+def fused_program(f: registry.Fused) -> np.ndarray:
+    """A program that sets registers 1-3, then runs fused instruction f with fields that
+    exercise each step (V 1-3, K constants, W .zxy/.wzyx picks, B + and *, U -, C sin/abs,
+    S registers 2-3, J/G to the end) and adds registers 2 and 3 to what it leaves."""
+    ins = bytecode.instruction
+    plus = registry.BINOP_BY_SYMBOL["+"].id
+    times = registry.BINOP_BY_SYMBOL["*"].id
+    head = [ins(Op.PUSHCONST, 0.25, 0.5, 0.75, 1.0), ins(Op.SETVAR, 1),
+            ins(Op.PUSHCONST, 2.0, -3.0, 5.0, NAN), ins(Op.SETVAR, 2),
+            ins(Op.PUSHCONST, -1.5, 3.0, 0.125, 8.0), ins(Op.SETVAR, 3),
+            # operands below the fused instruction
+            ins(Op.PUSHVAR, 1), ins(Op.PUSHVAR, 2), ins(Op.PUSHVAR, 3)]
+    end = 2 * (len(head) + 1)  # the instruction after the fused one
+    fields: list[float] = []
+    for k, t in enumerate(f.tokens):
+        fields.append({"V": float(1 + k % 3), "K": 0.5 + k, "W": (3120.0, 4321.0)[k % 2],
+                       "B": float((plus, times)[k % 2]), "U": float(ord("-")),
+                       "C": float(registry.BUILTIN_BY_NAME[("sin", "abs")[k % 2]].id),
+                       "S": float(2 + k % 2), "J": float(end), "G": float(end)}[t])
+    fused = bytecode.Instruction(registry.FusedOp(f.op),  # type: ignore[arg-type]
+                                 tuple([*fields, *[0.0] * (7 - len(fields))]))
+    tail = [ins(Op.PUSHVAR, 2), ins(Op.BINOP, plus), ins(Op.PUSHVAR, 3), ins(Op.BINOP, plus)]
+    return bytecode.Program([*head, fused, *tail], 4, {}).slots()
+
+
+def fused_programs() -> dict[str, np.ndarray]:
+    """One program per fused instruction of the registry (-O2, docs/spec.md §11), by name."""
+    return {f.name: fused_program(f) for f in registry.FUSED}

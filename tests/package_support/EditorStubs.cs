@@ -20,6 +20,7 @@ namespace UnityEngine
         public T GetComponent<T>() { return default(T); }
         public Component GetComponent(Type t) { return null; }
         public T GetComponentInChildren<T>() { return default(T); }
+        public T[] GetComponentsInChildren<T>(bool includeInactive) { return new T[0]; }
     }
     public class Behaviour : Component { public bool enabled; }
     public class MonoBehaviour : Behaviour { }
@@ -54,7 +55,7 @@ namespace UnityEngine
     public class Shader : Object { public static Shader Find(string n) { return null; } }
     public class Texture : Object { }
     public class RenderTexture : Texture { }
-    public class CustomRenderTexture : RenderTexture { }
+    public class CustomRenderTexture : RenderTexture { public Material material; }
     public class Material : Object
     {
         public Shader shader;
@@ -63,11 +64,14 @@ namespace UnityEngine
         public Texture GetTexture(string name) { return null; }
         public void SetTexture(string name, Texture value) { }
         public void SetInt(string name, int value) { }
+        public float GetFloat(string name) { return 0f; }
+        public void SetFloat(string name, float value) { }
+        public string[] GetTexturePropertyNames() { return new string[0]; }
     }
     public class Camera : Behaviour { public RenderTexture targetTexture; }
     public class AudioSource : Behaviour { }
     public class TextAsset : Object { public string text; }
-    public class Renderer : Component { public Material sharedMaterial; public bool enabled; }
+    public class Renderer : Component { public Material sharedMaterial; public Material[] sharedMaterials; public bool enabled; }
     public class MeshRenderer : Renderer { }
     public class Mesh : Object
     {
@@ -142,6 +146,7 @@ namespace UnityEditor
     {
         public static bool DisplayDialog(string title, string message, string ok) { return true; }
         public static void SetDirty(Object target) { }
+        public static void CopySerialized(Object source, Object dest) { }
     }
     public static class AssetDatabase
     {
@@ -151,6 +156,10 @@ namespace UnityEditor
         public static string GetAssetPath(Object o) { return null; }
         public static void ImportAsset(string path) { }
         public static void SaveAssetIfDirty(Object o) { }
+        public static bool CopyAsset(string path, string newPath) { return false; }
+        public static bool IsValidFolder(string path) { return false; }
+        public static string CreateFolder(string parentFolder, string newFolderName) { return ""; }
+        public static void SaveAssets() { }
     }
     [AttributeUsage(AttributeTargets.Class)]
     public sealed class InitializeOnLoadAttribute : Attribute { }

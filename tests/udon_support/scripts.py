@@ -48,3 +48,16 @@ def _generated() -> tuple[tuple[str, str], ...]:
 def generated_scripts() -> dict[str, str]:
     """Every generated U# script: file name -> C# (cached: generation is deterministic)."""
     return dict(_generated())
+
+
+def without_namespace(source: str) -> str:
+    """The script with its `namespace X { ... }` wrapper taken off (the package's classes
+    live in psl.gen.udonsharp.NAMESPACE), for tools that look classes up at the top level:
+    the shared udon_cost tool finds `class Compiler` only there. The code is unchanged."""
+    import re
+
+    out, n = re.subn(r"^namespace [\w.]+\s*\n\{\n", "", source, count=1, flags=re.M)
+    if not n:
+        return source
+    end = out.rstrip().rfind("}")
+    return out[:end] + out[end + 1:]

@@ -333,6 +333,7 @@ def build_package(options: PackageOptions | None = None) -> Package:
                      "VRC.Udon.Editor", "UnityEngine.UI"], editor=True))
     b.file("Editor/ShaderceptionSetup.cs", render(
         "unity/ShaderceptionSetup.cs.j2",
+        editor_namespace=udonsharp.EDITOR_NAMESPACE,
         prefab_guid=prefab_guid,
         original_prefab_guid=original_guid,
         vm_material_guid=vm_mat,

@@ -4,7 +4,7 @@ generated."""
 
 from __future__ import annotations
 
-from psl.gen.udonsharp import OPTIMIZE_DEFAULT
+from psl.gen.udonsharp import OPTIMIZE_DEFAULT, SUPERINSTRUCTIONS_DEFAULT
 from psl.gen.unity.components.builder import GameObject, PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.udon import Wiring, add_udonsharp
 from psl.gen.unity.serialization import CRT_ID, MATERIAL_ID, ref
@@ -20,6 +20,7 @@ def add_compiler(b: PrefabBuilder, assets: PrefabAssets, wiring: Wiring, compile
     wiring.offer(ref(CRT_ID, assets.crt, 2), "CustomRenderTexture", "RenderTexture", "Texture")
     wiring.offer(ref(renderer), "Renderer", "MeshRenderer")
     wiring.offer_field("optimize", int(OPTIMIZE_DEFAULT))  # Unity writes a bool as 0/1
+    wiring.offer_field("superinstructions", int(SUPERINSTRUCTIONS_DEFAULT))
     wiring.register(compiler_go, "Compiler")
     wiring.register(sync_go, "SyncCode")
     _, backing = add_udonsharp(b, compiler_go, assets.classes["Compiler"], assets, wiring)
