@@ -355,3 +355,51 @@ def test_setup_menu_wires_audiolink_mirror_and_live_copy(package: pkg.Package) -
     assert (f'LiveCopyQuadPath = "Canvas/CodeInput/{livecopy.LIVE_COPY_NAME}/'
             f'{livecopy.LIVE_QUAD_NAME}"') in script
     assert f'MirrorPath = "{mirror.MIRROR_NAME}"' in script
+
+
+# --- issue 39 item 7: a URL field for players' own video ------------------------------------
+
+
+def test_video_controls_play_the_url_field_through_video_url(prefab: Prefab) -> None:
+    """Enter in the URL field and the Play button send Play, Stop sends Stop, to VideoUrl on
+    the player's own object (where VRChat sends OnVideoError); its player, urlField and
+    status fields point at the player, the field and the status line."""
+    player_path = video.VIDEO_PLAYER_NAME
+    controls = f"{player_path}/{video.CONTROLS_NAME}"
+    proxy = prefab.proxy(player_path, video.VIDEO_URL_CLASS)
+    backing = prefab.backing(player_path, video.VIDEO_URL_CLASS)
+    player = prefab.script(player_path, "VRCUnityVideoPlayer")
+    field = prefab.script(f"{controls}/{video.URL_FIELD}", "VRCUrlInputField")
+    status = prefab.script(f"{controls}/{video.STATUS}", "Text")
+    assert proxy["player"] == {"fileID": player["__id"]}
+    assert proxy["urlField"] == {"fileID": field["__id"]}
+    assert proxy["status"] == {"fileID": status["__id"]}
+    assert _calls(field["m_OnEndEdit"]) == [(backing, udonsharp.VIDEO_PLAY_EVENT)]
+    play = prefab.script(f"{controls}/{video.PLAY_BUTTON}", "Button")
+    stop = prefab.script(f"{controls}/{video.STOP_BUTTON}", "Button")
+    assert _calls(play["m_OnClick"]) == [(backing, udonsharp.VIDEO_PLAY_EVENT)]
+    assert _calls(stop["m_OnClick"]) == [(backing, udonsharp.VIDEO_STOP_EVENT)]
+    # a world canvas VRChat's pointer can use
+    assert prefab.script(controls, "VRCUiShape") is not None
+
+
+def test_video_url_plays_only_a_url_and_reports_errors() -> None:
+    text = udonsharp.TARGET.render()["VideoUrl.cs"]
+    assert "public BaseVRCVideoPlayer player;" in text
+    assert "public VRCUrlInputField urlField;" in text
+    assert f"public void {udonsharp.VIDEO_PLAY_EVENT}()" in text
+    assert f"public void {udonsharp.VIDEO_STOP_EVENT}()" in text
+    assert "player.PlayURL(url);" in text and "text.Trim().Length == 0" in text
+    assert "public override void OnVideoError(VideoError videoError)" in text
+
+
+def test_setup_menu_repairs_the_video_controls(package: pkg.Package) -> None:
+    script = package.files["Editor/ShaderceptionSetup.cs"].decode()
+    assert (f'VideoControlsPath = VideoPlayerPath + "/{video.CONTROLS_NAME}"') in script
+    assert "RepairVideoControls(root, playerObject, player);" in script
+    assert f'FindBehaviourType("{video.VIDEO_URL_CLASS}")' in script
+    assert "SetClick(play, videoUrl, VideoPlayEvent);" in script
+    assert "SetEndEdit(urlField, videoUrl, VideoPlayEvent);" in script
+    assert "SetClick(stop, videoUrl, VideoStopEvent);" in script
+    assert (f'VideoPlayEvent = "{udonsharp.VIDEO_PLAY_EVENT}", '
+            f'VideoStopEvent = "{udonsharp.VIDEO_STOP_EVENT}"') in script

@@ -343,9 +343,9 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert str(target["m_Script"]["guid"]) == BUILTIN_ASSETS["UdonBehaviour"].guid
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
-    # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves, FrameGuard
-    # and one per example and relief button
-    assert count == 7 + len([n for n in _by_name(prefab)
+    # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves, FrameGuard,
+    # VideoUrl and one per example and relief button
+    assert count == 8 + len([n for n in _by_name(prefab)
                              if n.startswith(("Example_", "Relief_"))])
 
 

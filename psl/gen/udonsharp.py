@@ -19,7 +19,7 @@ from psl.optimize import fuse
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
                                 "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves",
-                                "ReliefQuality", "FrameGuard")
+                                "ReliefQuality", "FrameGuard", "VideoUrl")
 #: The C# namespace of every class the package ships (the behaviours; the editor scripts in
 #: NAMESPACE.EditorTools), so that no other package's `Compiler` or `SyncCode` collides with
 #: ours (UdonSharp 1.x compiles behaviours in namespaces; a program asset names its script by
@@ -45,6 +45,12 @@ GUARD_PROGRAM_EVENT, GUARD_RUN_ANYWAY_EVENT = "ProgramChanged", "RunAnyway"
 GUARD_PAUSED_MESSAGE = "paused: this program costs more than your GPU can give"
 #: a relief-quality button -> ReliefQuality.Apply (puts its grid mesh on the screens)
 RELIEF_EVENT = "Apply"
+#: VideoUrl's events (the video controls' Play button and the URL field's end-edit; Stop) and
+#: what its status line says
+VIDEO_PLAY_EVENT, VIDEO_STOP_EVENT = "Play", "Stop"
+VIDEO_LOADING_MESSAGE, VIDEO_PLAYING_MESSAGE, VIDEO_STOPPED_MESSAGE = (
+    "loading...", "playing", "stopped")
+VIDEO_ERROR_MESSAGE = "video error: "
 #: ListingView's event (the Listing button), its line cap and instructions per frame
 LISTING_EVENT = "Show"
 LISTING_LINES = 600
@@ -332,6 +338,12 @@ def context() -> dict[str, object]:
         "emit_var_cost": EMIT_VAR_COST,
         "swizzle_letters": sorted(registry.SWIZZLE_LANES),
         "relief_event": RELIEF_EVENT,
+        "video_play_event": VIDEO_PLAY_EVENT,
+        "video_stop_event": VIDEO_STOP_EVENT,
+        "video_loading_message": VIDEO_LOADING_MESSAGE,
+        "video_playing_message": VIDEO_PLAYING_MESSAGE,
+        "video_stopped_message": VIDEO_STOPPED_MESSAGE,
+        "video_error_message": VIDEO_ERROR_MESSAGE,
         "follow_default": FOLLOW_DEFAULT,
         "share_interval": SHARE_INTERVAL_S,
         "stick_dead_zone": STICK_DEAD_ZONE,

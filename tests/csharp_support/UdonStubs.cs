@@ -414,6 +414,28 @@ namespace VRC.SDK3.Components
     }
 }
 
+namespace VRC.SDK3.Components.Video
+{
+    // VRC.SDK3.Components.Video.VideoError (the OnVideoError event's argument; exposed:
+    // ToString and the members' getters).
+    public enum VideoError { Unknown, InvalidURL, AccessDenied, PlayerError, RateLimited }
+}
+
+namespace VRC.SDK3.Video.Components.Base
+{
+    // VRC.SDK3.Video.Components.Base.BaseVRCVideoPlayer (exposed: PlayURL, Stop, ...): the
+    // base of VRChat's Unity and AVPro video players. The stub remembers the last request.
+    public class BaseVRCVideoPlayer : UnityEngine.MonoBehaviour
+    {
+        public VRC.SDKBase.VRCUrl LastUrl;
+        public bool IsPlaying;
+
+        public void PlayURL(VRC.SDKBase.VRCUrl url) { LastUrl = url; IsPlaying = true; }
+
+        public void Stop() { IsPlaying = false; }
+    }
+}
+
 namespace VRC.Udon.Common.Interfaces
 {
     // VRC.Udon.Common.Interfaces.IUdonEventReceiver (what LoadUrl sends its result to).
@@ -588,5 +610,7 @@ namespace UdonSharp
         public virtual void OnPlayerRestored(VRC.SDKBase.VRCPlayerApi player) { }
         public virtual void OnPlayerDataStorageExceeded(VRC.SDKBase.VRCPlayerApi player) { }
         public virtual void OnPlayerDataStorageWarning(VRC.SDKBase.VRCPlayerApi player) { }
+        public virtual void OnVideoStart() { }
+        public virtual void OnVideoError(VRC.SDK3.Components.Video.VideoError videoError) { }
     }
 }

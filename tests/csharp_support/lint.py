@@ -73,7 +73,9 @@ def _recursive_methods(code: str) -> set[str]:
     """Methods on a cycle of the call graph (calls found by name in method bodies)."""
     bodies = dict(method_bodies(code))
     names = set(bodies)
-    calls = {n: {c for c in re.findall(r"\b(\w+)\(", b) if c in names} for n, b in bodies.items()}
+    # a call on another object (`player.Stop()`) is not a call of this class's `Stop`
+    own_call = r"(?:(?<![\w.])|(?<=\bthis\.))(\w+)\("
+    calls = {n: {c for c in re.findall(own_call, b) if c in names} for n, b in bodies.items()}
     on_cycle = set()
     for start in names:
         seen, stack = set(), list(calls[start])

@@ -382,6 +382,12 @@ def build_package(options: PackageOptions | None = None) -> Package:
         mirror_object=mirror.MIRROR_NAME,
         mirror_toggle=mirror.MIRROR_TOGGLE,
         video_player=video.VIDEO_PLAYER_NAME,
+        video_controls={
+            "cls": video.VIDEO_URL_CLASS, "canvas": video.CONTROLS_NAME,
+            "url_field": video.URL_FIELD, "play": video.PLAY_BUTTON, "stop": video.STOP_BUTTON,
+            "status": video.STATUS, "play_event": udonsharp.VIDEO_PLAY_EVENT,
+            "stop_event": udonsharp.VIDEO_STOP_EVENT,
+        },
         video_texture_guid=video_rt,
         ui=programs_panel,
         wp=world_programs,

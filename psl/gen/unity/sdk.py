@@ -43,6 +43,12 @@ SDK_APIS: tuple[SdkApi, ...] = (
                    "OnPlayerLeft", "OnOwnershipTransferred", "Interact", "InputJump",
                    "InputUse", "InputGrab", "InputDrop", "InputMoveHorizontal",
                    "InputMoveVertical", "InputLookHorizontal", "InputLookVertical")),
+    SdkApi("Video players (BaseVRCVideoPlayer.PlayURL and Stop, VideoError, "
+           "OnVideoStart and OnVideoError)", (3, 0, 0),
+           "VRChat SDK3 video players (2020), USharpVideo's public prefabs",
+           externs=("VRCSDK3VideoComponentsBaseBaseVRCVideoPlayer.",
+                    "VRCSDK3ComponentsVideoVideoError"),
+           events=("OnVideoStart", "OnVideoError")),
     SdkApi("UdonSharp inside the Worlds SDK (the package has no other UdonSharp dependency)",
            (3, 4, 0), "VRChat SDK release 3.4.0: UdonSharp ships in com.vrchat.worlds"),
     SdkApi("String Loading (VRCStringDownloader, IVRCStringDownload)", (3, 1, 11),

@@ -13,18 +13,15 @@ from psl.gen import world_programs as wp
 from psl.gen.unity.components.builder import GameObject, PrefabAssets, PrefabBuilder
 from psl.gen.unity.components.udon import Wiring, add_udonsharp
 from psl.gen.unity.components.ugui import (
-    NO_CALLS,
     add_button,
     add_button_click,
-    add_image,
     add_text,
+    add_url_field,
     add_world_canvas,
-    fill,
     rect,
-    selectable,
     send_custom_event_call,
 )
-from psl.gen.unity.serialization import builtin_ref, color, file_id_for, ref
+from psl.gen.unity.serialization import color, file_id_for, ref
 
 PANEL = "Programs"  # the panel's canvas, a child of the prefab root
 PANEL_W, PANEL_H = 800, 1500
@@ -69,39 +66,12 @@ def gallery_button(k: int | str) -> str:
 
 
 def _url_field(b: PrefabBuilder, canvas: GameObject, font: str, loader_backing: int) -> int:
-    """VRChat's VRCUrlInputField (uGUI InputField's fields; legacy UI Text children). Its
-    end-edit event (Enter, or VRChat's keyboard closing) sends the loader URL_ENTERED_EVENT,
-    which loads a URL not requested yet."""
-    go = b.add(URL_FIELD, canvas, rect=True, **rect(20, 70, PANEL_W - 40, 70))
-    background = add_image(b, go, color(0.95, 0.95, 0.95, 1), "InputFieldBackground")
-    placeholder_go = b.add("Placeholder", go, rect=True, **fill(10))
-    placeholder = add_text(b, placeholder_go, "Paste a raw URL (gist.githubusercontent.com/...)",
-                           24, color(0.2, 0.2, 0.2, 0.5), style=2, font=font)
-    text_go = b.add("Text", go, rect=True, **fill(10))
-    text = add_text(b, text_go, "", 24, color(0.05, 0.05, 0.05, 1), font=font)
-    return b.mono(go, "VRCUrlInputField", builtin_ref("VRCUrlInputField"), {
-        **selectable(background),
-        "m_TextComponent": ref(text),
-        "m_Placeholder": ref(placeholder),
-        "m_ContentType": 0,
-        "m_InputType": 0,
-        "m_AsteriskChar": 42,
-        "m_KeyboardType": 0,
-        "m_LineType": 0,  # single line
-        "m_HideMobileInput": 0,
-        "m_CharacterValidation": 0,
-        "m_CharacterLimit": 0,
-        "m_OnEndEdit": {"m_PersistentCalls": {"m_Calls": [
-            send_custom_event_call(loader_backing, wp.URL_ENTERED_EVENT)]}},
-        "m_OnValueChanged": NO_CALLS,
-        "m_CaretColor": color(0.19607843, 0.19607843, 0.19607843, 1),
-        "m_CustomCaretColor": 0,
-        "m_SelectionColor": color(0.65882355, 0.80784315, 1, 0.7529412),
-        "m_Text": "",
-        "m_CaretBlinkRate": 0.85,
-        "m_CaretWidth": 1,
-        "m_ReadOnly": 0,
-    })
+    """VRChat's VRCUrlInputField. Its end-edit event (Enter, or VRChat's keyboard closing)
+    sends the loader URL_ENTERED_EVENT, which loads a URL not requested yet."""
+    return add_url_field(b, canvas, URL_FIELD, rect(20, 70, PANEL_W - 40, 70),
+                         placeholder="Paste a raw URL (gist.githubusercontent.com/...)",
+                         font=font, end_edit=[send_custom_event_call(loader_backing,
+                                                                     wp.URL_ENTERED_EVENT)])
 
 
 def add_programs_panel(b: PrefabBuilder, root: GameObject, assets: PrefabAssets,

@@ -275,6 +275,43 @@ def add_input_field(b: PrefabBuilder, parent: GameObject, name: str, area: dict[
     })
 
 
+def add_url_field(b: PrefabBuilder, parent: GameObject, name: str, area: dict[str, object],
+                  *, placeholder: str, font: str, end_edit: list[dict[str, object]],
+                  font_size: int = 24) -> int:
+    """VRChat's single-line VRCUrlInputField (uGUI InputField's fields; legacy UI Text
+    children) whose end-edit event (Enter, or VRChat's keyboard closing) makes the given
+    persistent calls (send_custom_event_call); returns its fileID."""
+    go = b.add(name, parent, rect=True, **area)
+    background = add_image(b, go, color(0.95, 0.95, 0.95, 1), "InputFieldBackground")
+    placeholder_go = b.add("Placeholder", go, rect=True, **fill(10))
+    placeholder_text = add_text(b, placeholder_go, placeholder, font_size,
+                                color(0.2, 0.2, 0.2, 0.5), style=2, font=font)
+    text_go = b.add("Text", go, rect=True, **fill(10))
+    text = add_text(b, text_go, "", font_size, color(0.05, 0.05, 0.05, 1), font=font)
+    return b.mono(go, "VRCUrlInputField", builtin_ref("VRCUrlInputField"), {
+        **selectable(background),
+        "m_TextComponent": ref(text),
+        "m_Placeholder": ref(placeholder_text),
+        "m_ContentType": 0,
+        "m_InputType": 0,
+        "m_AsteriskChar": 42,
+        "m_KeyboardType": 0,
+        "m_LineType": 0,  # single line
+        "m_HideMobileInput": 0,
+        "m_CharacterValidation": 0,
+        "m_CharacterLimit": 0,
+        "m_OnEndEdit": {"m_PersistentCalls": {"m_Calls": end_edit}},
+        "m_OnValueChanged": NO_CALLS,
+        "m_CaretColor": color(0.19607843, 0.19607843, 0.19607843, 1),
+        "m_CustomCaretColor": 0,
+        "m_SelectionColor": color(0.65882355, 0.80784315, 1, 0.7529412),
+        "m_Text": "",
+        "m_CaretBlinkRate": 0.85,
+        "m_CaretWidth": 1,
+        "m_ReadOnly": 0,
+    })
+
+
 def add_toggle(b: PrefabBuilder, parent: GameObject, name: str, label: str,
                area: dict[str, object], *, on: bool, calls: list[dict[str, object]],
                font_size: int = 28) -> int:

@@ -148,5 +148,6 @@ def build(assets: PrefabAssets) -> str:
                            scale=vec(MIRROR_W, MIRROR_H, 1))
     add_mirror_toggle(b, board, mirror_go, rect(1640, 1340, 280, 60))
     if assets.video_texture:
-        add_video_player(b, root, assets.video_texture, position=vec(0, 1 + SCREEN_SIZE / 2, 0))
+        add_video_player(b, root, assets, position=vec(0, 1 + SCREEN_SIZE / 2, 0),
+                         controls=(0, -SCREEN_SIZE / 2 - 0.2, -0.5))
     return b.dump()

@@ -102,7 +102,7 @@ def build(assets: PrefabAssets) -> str:
                  columns=EXAMPLE_COLUMNS)
     add_live_copy_toggle(b, canvas, live, rect(20, 1785, 460, 60))
     if assets.video_texture:
-        add_video_player(b, root, assets.video_texture, position=vec(0, 1.6, 0))
+        add_video_player(b, root, assets, position=vec(0, 1.6, 0), controls=(0, -1.2, 0))
 
     # The language reference beside the editor (generated from the registry).
     reference = add_world_canvas(b, root, REFERENCE_NAME, width=CANVAS_W, height=CANVAS_H,
