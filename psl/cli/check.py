@@ -92,6 +92,13 @@ def _span(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
+def _whom(pixels, k: int) -> str:
+    """The sample pixels a limit stopped, as the stats lines name them."""
+    if len(pixels) == k:
+        return "every sample pixel"
+    return f"{len(pixels)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in pixels)
+
+
 def format_stats(s: ProgramStats, path: str, level: int = 1) -> str:
     """The text of `psl check --stats` for one program, in the style of the diagnostics."""
     sampled = s.sampled
@@ -121,18 +128,12 @@ def format_stats(s: ProgramStats, path: str, level: int = 1) -> str:
     lines.append(f"  = dispatched: {_span(dlo, dhi)} instructions per pixel (a fused "
                  f"instruction once, SPEC §11); stack and register memory operations: "
                  f"{_span(mlo, mhi)}")
-    cut = s.cut_off
-    if cut:
-        whom = "every sample pixel" if len(cut) == k else \
-            f"{len(cut)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in cut)
-        lines.append(f"  = warning: the jump budget cut off {whom}: they stop before the "
-                     f"program's end, coloured by whatever is on top of the stack")
-    spent = s.spent
-    if spent:
-        whom = "every sample pixel" if len(spent) == k else \
-            f"{len(spent)} of {k} sample pixels, " + ", ".join(f"({p.x}, {p.y})" for p in spent)
+    if s.cut_off:
+        lines.append(f"  = warning: the jump budget cut off {_whom(s.cut_off, k)}: they stop "
+                     f"before the program's end, coloured by whatever is on top of the stack")
+    if s.spent:
         lines.append(f"  = warning: the work budget ({sampled.max_steps} executed instructions) "
-                     f"cut off {whom}")
+                     f"cut off {_whom(s.spent, k)}")
     before = s.unoptimized
     if before is not None:
         blo, bhi = before.executed
