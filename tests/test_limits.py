@@ -59,5 +59,6 @@ def test_prefab_input_field_holds_the_limit() -> None:
     package = pkg.build_package()
     prefab = next(text for path, text in package.files.items() if path.endswith(".prefab"))
     limits = re.findall(r"m_CharacterLimit: (\d+)", prefab.decode())
-    # the code box holds the limit; the Programs panel's URL field has none (0)
-    assert sorted(limits) == sorted([str(LIMITS.source_chars), "0"])
+    # the code box holds the limit; the Programs panel's URL field and the video URL field
+    # under the screen have none (0): VRCUrlInputField bounds a URL itself
+    assert sorted(limits) == sorted([str(LIMITS.source_chars), "0", "0"])
