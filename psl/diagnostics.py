@@ -88,6 +88,11 @@ CATALOGUE: dict[str, Kind] = {k.code: k for k in (
                "a pixel after {limit} executed instructions, coloured by whatever is on top "
                "of the stack",
        "pixels that reach the VM's work budget (psl check)"),
+    _k("W015", "this slider line {why}, so the world shows no slider for it",
+       "a `//@slider` comment the world cannot read"),
+    _k("W016", "slider '{name}': {why}", "a slider whose range or default does not fit"),
+    _k("W017", "slider({index}) {why}, so it reads 0",
+       "a slider read that no `//@slider` line names"),
     _k("N001", "the program's result is {what}: {effect}; alpha is the height of the "
                "screen's surface, so the screen shows it flat",
        "final value narrower than a float4 (no alpha: a flat screen)"),

@@ -378,6 +378,11 @@ BUILTINS: tuple[Builtin, ...] = (
     _b("cosh", 57, 1, False, L, 0, "hyperbolic cosine, per lane"),
     _b("tanh", 58, 1, False, L, 0, "hyperbolic tangent, per lane"),
     _b("log10", 59, 1, False, L, 0, "base-10 logarithm, per lane"),
+    # Id 60: the first of the ids 60-64 kept for core builtins. A world without sliders (or
+    # an old VM) reads 0 for it, as for every id it does not know.
+    _b("slider", 60, 1, False, F, 1,
+       "the value of slider floor(a.x) (0-7; a `//@slider` line names it), else 0",
+       varying=True),
     _b("audiolinkgetversion", 65, 0, False, F, 1, "AudioLink version number",
        extension="audiolink", varying=True),
     _b("audiolinkdata", 66, 1, False, W, 4, "AudioLink texel at integer coordinate a.xy",
@@ -417,7 +422,7 @@ DEGREES_PER_RADIAN = 57.295780181884766
 _KEEPS_NUMBERS = frozenset({
     "abs", "sign", "floor", "ceil", "min", "max", "clamp", "step", "float2", "float3",
     "float4", "swizzle", "uv", "xy", "time", "resolution", "button", "axis", "deltatime",
-    "all", "any", "saturate", "trunc", "radians", "degrees",
+    "all", "any", "saturate", "trunc", "radians", "degrees", "slider",
 })
 BUILTINS = tuple(replace(b, keeps_numbers=True) if b.name in _KEEPS_NUMBERS else b
                  for b in BUILTINS)
@@ -529,3 +534,25 @@ class FrameGuardDefaults:
 
 
 FRAME_GUARD = FrameGuardDefaults()
+
+
+@dataclass(frozen=True)
+class SliderFacts:
+    """Sliders (docs/language.md, docs/spec.md §8.8): a `//@slider INDEX NAME LOW..HIGH =
+    DEFAULT` comment line names slider INDEX, `slider(INDEX)` reads it. Every VM holds
+    `count` values in one uniform array; the world shows one UI slider per named index."""
+
+    count: int = 8  # sliders per screen: indices 0..count-1
+    marker: str = "@slider"  # follows `//` (spaces between allowed) to make a slider line
+    name_chars: int = 24  # the longest label a slider line may give
+    # numbers in a slider line: an optional '-', at most int_digits before the point and
+    # frac_digits after it, so both compilers compute the same float32 with one exact
+    # double division (docs/spec.md §8.8)
+    int_digits: int = 6
+    frac_digits: int = 4
+    low: float = 0.0  # the range when a line gives none
+    high: float = 1.0
+    uniform: str = "_Sliders"  # the VM shaders' float array (HLSL and GLSL names alike)
+
+
+SLIDERS = SliderFacts()
