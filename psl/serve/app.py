@@ -5,10 +5,15 @@ GET  /static/{path}        packaged static files only (no traversal, fixed suffi
 GET  /api/language.json    keywords, builtins, operators (from psl.registry)
 GET  /api/reference.json   SPEC §9 settings and textures for the page's test mode
 GET  /api/vrchat.json      the "for VRChat" view's facts: source limit, trusted hosts
+POST /api/vrchat-text      {"source", "sliders": {index: value}} -> the text for the world,
+                           its slider lines' defaults set to those values
+GET  /api/examples         the example programs (the world's): names, slider counts
+GET  /api/examples/{name}  one example's text
 GET  /api/shader/{name}    the generated WebGL2 VM (vm.frag)
 GET  /api/program          the program: FILE's text and version, or the default program
-POST /api/compile          {"source"[, "native": true]} -> diagnostics and base64 float32
-                           slots (and the exported GLSL, or why not, with "native"); 409
+POST /api/compile          {"source"[, "native": true]} -> diagnostics, the slider table
+                           and base64 float32 slots (and the exported GLSL, or why not,
+                           with "native"); 409
                            {"superseded": true} when a newer compile came first
 POST /api/save             {"source", "base_version", "overwrite"} -> saved, or 409 conflict
 GET  /api/events           websocket: {"type": "file", "source", "version"} on disk changes
@@ -28,10 +33,11 @@ from aiohttp import WSMsgType, web
 
 from psl.serve.build import reference_settings
 from psl.serve.compiles import Compiles
+from psl.serve.examples import example_list, example_source
 from psl.serve.files import ProgramFile, UnsafePath, content_type, static_file
 from psl.serve.language import language_description
 from psl.serve.shader import ShaderUnavailable, shader_sources
-from psl.serve.vrchat import vrchat_description
+from psl.serve.vrchat import vrchat_description, world_text
 from psl.userfiles import UserFileError
 
 log = logging.getLogger("psl.serve")
@@ -149,6 +155,25 @@ async def reference(request: web.Request) -> web.Response:
 
 async def vrchat(request: web.Request) -> web.Response:
     return web.json_response(vrchat_description())
+
+
+async def vrchat_text(request: web.Request) -> web.Response:
+    body = await _json_body(request)
+    # the values are the page's, that is the URL's (share links): world_text ignores junk
+    return web.json_response(world_text(body["source"], body.get("sliders")).as_dict())
+
+
+async def examples(request: web.Request) -> web.Response:
+    return web.json_response({"examples": example_list()})
+
+
+async def example(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    try:
+        source = example_source(name)
+    except KeyError:
+        return _error(404, "no such example")
+    return web.json_response({"name": name, "source": source})
 
 
 async def shader(request: web.Request) -> web.Response:
@@ -277,6 +302,9 @@ def create_app(options: ServeOptions | None = None) -> web.Application:
     app.router.add_get("/api/language.json", language)
     app.router.add_get("/api/reference.json", reference)
     app.router.add_get("/api/vrchat.json", vrchat)
+    app.router.add_post("/api/vrchat-text", vrchat_text)
+    app.router.add_get("/api/examples", examples)
+    app.router.add_get("/api/examples/{name}", example)
     app.router.add_get("/api/shader/{name}", shader)
     app.router.add_get("/api/program", program)
     app.router.add_post("/api/compile", compile_)

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from psl.compiler import CompileResult, check_source
 from psl.registry import LIMITS
+from psl.syntax.sliders import SliderTable
 
 
 def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[str, object]:
@@ -23,6 +24,8 @@ def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[
         "ok": result.program is not None,
         "diagnostics": [d.as_dict() for d in result.diagnostics],
         "texture": None,
+        # the table of the `//@slider` lines (docs/spec.md §8.8): the page's sliders
+        "sliders": slider_table(result.sliders),
     }
     if result.program is not None:
         # The program texture's rows the program uses (the rest are zero): the start of
@@ -41,13 +44,32 @@ def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[
     return reply
 
 
+def slider_table(table: SliderTable) -> list[dict[str, object]]:
+    """The sliders as the page shows them, in index order (psl.syntax.sliders reads the
+    lines: the page has no parser of its own)."""
+    return [{"index": s.index, "name": s.name, "low": s.low, "high": s.high,
+             "default": s.default, "line": s.span.line} for s in table.sliders]
+
+
 def native_reply(result: CompileResult) -> dict[str, object]:
     from psl.export import ExportError, Options, build_text
 
     try:  # with the exact path: the playground shows the VM's pixels, NaN ones included
-        return {"fragment": build_text(result, "glsl", Options(exact=True))}
+        reply: dict[str, object] = {"fragment": build_text(result, "glsl", Options(exact=True))}
+        if result.sliders.sliders:
+            reply["sliders"] = native_sliders(result)
+        return reply
     except ExportError as exc:
         return {"error": str(exc)}
+
+
+def native_sliders(result: CompileResult) -> dict[str, str]:
+    """The exported shader's slider uniforms: slider index (as text) -> the uniform's name
+    (psl export makes each named slider a uniform of its own, docs/export.md)."""
+    from psl.export.ir import build
+    from psl.export.sliders import parameters
+
+    return {str(p.index): p.name for p in parameters(build(result))}
 
 
 @lru_cache(maxsize=1)

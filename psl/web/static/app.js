@@ -8,7 +8,7 @@ import {
   Controls, textureFromBase64, mediaFromFile, webcam, audioLinkFromMicrophone,
   audioLinkFromElement,
 } from "./media.js";
-import { shareUrl, sharedProgram } from "./share.js";
+import { shareUrl, sharedProgram, sharedSliders } from "./share.js";
 import { checkUrl, fileName, programChecks, programFile } from "./vrchat.js";
 
 const PARAMS = new URLSearchParams(location.search);
@@ -40,6 +40,13 @@ const state = {
   native: PARAMS.get("native") === "1",  // run the exported GLSL instead of the VM
   nativeFragment: null,  // the exported shader the native renderer runs
   view3d: PARAMS.get("view") === "3d",  // the frame as the world's relief screen
+  // Sliders (docs/spec.md §8.8): the running program's table as the server read it
+  // ([{index, name, low, high, default, line}]), and the values slider(k) reads (sparse,
+  // by index; an index no line names reads 0).
+  sliders: [],
+  sliderKey: null,      // the table as text: a changed table resets the values
+  sliderValues: [],
+  pendingSliders: null, // a share link's values, for the next program's table
 };
 // `renderer` is the one drawing: the VM's, or the native one (psl export's GLSL for the
 // current program, made anew when that text changes).
@@ -107,6 +114,7 @@ async function compileNow() {
   if (r.ok) {
     vmRenderer?.setProgram(decodeSlots(r.texture));
     state.goodSeq = seq;
+    setSliderTable(r.sliders || []);
     const counts = {};
     for (const d of r.diagnostics) counts[d.severity] = (counts[d.severity] || 0) + 1;
     const extra = Object.entries(counts).map(([sev, n]) => `${n} ${sev}${n > 1 ? "s" : ""}`);
@@ -148,6 +156,7 @@ function useNative(reply) {
     }
     nativeRenderer?.dispose();
     nativeRenderer = made;
+    nativeRenderer.sliderUniforms = reply.sliders || {};
     state.nativeFragment = reply.fragment;
     for (const name of ["camera", "video"]) nativeRenderer.setTexture(name, state.sources[name]);
     nativeRenderer.resize(vmRenderer.width, vmRenderer.height);
@@ -170,10 +179,12 @@ function inputs(dt) {
   if (TEST) {
     const ref = state.reference;
     return { time: state.time, deltaTime: 1 / ref.fps, button: ref.button, axis: ref.axis,
-             width: ref.width, height: ref.height, isAvpro: false };
+             width: ref.width, height: ref.height, isAvpro: false,
+             sliders: state.sliderValues };
   }
   return { time: state.time, deltaTime: dt, button: controls.button, axis: controls.axis,
-           width: state.size, height: state.size, isAvpro: false };
+           width: state.size, height: state.size, isAvpro: false,
+           sliders: state.sliderValues };
 }
 
 function refreshTextures(dt) {
@@ -280,6 +291,139 @@ function setCostMode(on) {
   renderer?.setMode(on ? "cost" : "color");
   $("cost-legend").hidden = !on;
   if (!state.playing) renderOnce(0);  // re-render so the paused frame shows the overlay
+}
+
+// ------------------------------------------------------------------ sliders
+
+// A value as the page shows it: at most 4 decimals and 7 significant digits (the values
+// are float32; slider lines write at most 4 decimals).
+const showNumber = (v) => String(Number(Number(v.toFixed(4)).toPrecision(7)));
+
+function clampSlider(s, v) {
+  if (typeof v !== "number" || !Number.isFinite(v)) return s.default;
+  return Math.fround(Math.min(Math.max(v, s.low), s.high));
+}
+
+// The table of a program that compiled. The same table (a recompile, an edit elsewhere)
+// keeps the player's values; another one (a new program, a changed slider line) starts
+// every slider at its default, or at a share link's value.
+function setSliderTable(table) {
+  const key = JSON.stringify(table.map((s) => [s.index, s.name, s.low, s.high, s.default]));
+  if (key === state.sliderKey) return;
+  const given = state.pendingSliders || [];
+  state.pendingSliders = null;
+  state.sliderKey = key;
+  state.sliders = table;
+  state.sliderValues = [];
+  for (const s of table) state.sliderValues[s.index] = clampSlider(s, given[s.index]);
+  buildSliders();
+}
+
+function buildSliders() {
+  const box = $("slider-list");
+  box.replaceChildren(...state.sliders.map((s) => {
+    const row = document.createElement("div");
+    row.className = "slider";
+    const label = Object.assign(document.createElement("label"),
+                                { htmlFor: `slider-${s.index}`, textContent: s.name });
+    label.title = `${s.name}: slider(${s.index}), default ${showNumber(s.default)}`;
+    const input = Object.assign(document.createElement("input"), {
+      type: "range", id: `slider-${s.index}`, min: String(s.low), max: String(s.high),
+      step: "any",
+    });
+    input.dataset.index = String(s.index);
+    const out = Object.assign(document.createElement("output"), { id: `slider-value-${s.index}` });
+    out.htmlFor = input.id;
+    const range = Object.assign(document.createElement("span"), {
+      className: "dim", textContent: `${showNumber(s.low)}..${showNumber(s.high)}`,
+    });
+    input.addEventListener("input", () => setSlider(s.index, Number(input.value)));
+    input.addEventListener("keydown", (e) => sliderKey(e, s));
+    row.append(label, input, out, range);
+    return row;
+  }));
+  $("sliders").hidden = state.sliders.length === 0;
+  for (const s of state.sliders) showSlider(s);
+}
+
+function showSlider(s) {
+  const v = state.sliderValues[s.index];
+  const input = $(`slider-${s.index}`);
+  if (!input) return;
+  if (Number(input.value) !== v) input.value = String(v);
+  input.setAttribute("aria-valuetext", showNumber(v));
+  $(`slider-value-${s.index}`).value = showNumber(v);
+}
+
+// Keys move a slider in hundredths of its range (Page Up/Down: tenths; Home/End: the
+// ends): a range input with step="any" (which keeps every default exact) has no key steps.
+function sliderKey(e, s) {
+  const span = s.high - s.low;
+  const moves = { ArrowRight: span / 100, ArrowUp: span / 100, ArrowLeft: -span / 100,
+                  ArrowDown: -span / 100, PageUp: span / 10, PageDown: -span / 10 };
+  const v = state.sliderValues[s.index];
+  let next;
+  if (e.key in moves) next = v + moves[e.key];
+  else if (e.key === "Home") next = s.low;
+  else if (e.key === "End") next = s.high;
+  else return;
+  e.preventDefault();
+  setSlider(s.index, next);
+}
+
+/** Sets slider `index` (clamped into its range; ignored when the table has no such
+ *  slider) and shows the frame with it. */
+function setSlider(index, value) {
+  const s = state.sliders.find((t) => t.index === index);
+  if (!s) return;
+  state.sliderValues[index] = clampSlider(s, Number(value));
+  showSlider(s);
+  sliderMoved();
+}
+
+function setSliderValues(values) {
+  for (const s of state.sliders) {
+    if (values[s.index] !== undefined) state.sliderValues[s.index] = clampSlider(s, values[s.index]);
+    showSlider(s);
+  }
+  sliderMoved();
+}
+
+function sliderDefaults() {
+  for (const s of state.sliders) state.sliderValues[s.index] = s.default;
+  setSliderValues([]);
+}
+
+function sliderMoved() {
+  if (!renderer) return;
+  if (TEST) renderReference();
+  else if (!state.playing) renderOnce(0);  // the paused frame, with the new values
+  if (!$("vrchat-view").hidden) showVRChatText();
+}
+
+// ------------------------------------------------------------------ examples
+
+// The world's example programs (/api/examples): picking one loads it like a share link.
+async function loadExamples() {
+  const reply = await getJson("/api/examples");
+  if (!reply.ok) return;
+  const select = $("examples");
+  for (const ex of reply.body.examples) {
+    const label = ex.name + (ex.sliders ? ` (${ex.sliders} sliders)` : "");
+    select.append(new Option(label, ex.name));
+  }
+}
+
+async function loadExample(name) {
+  const reply = await getJson(`/api/examples/${encodeURIComponent(name)}`);
+  if (!reply.ok) { status(`example ${name}: ${reply.body.error}`, "error"); return false; }
+  if (getText(editor) !== state.loadedText
+      && !window.confirm("Replace the program in the editor with the example? " +
+                         "Your edits are not saved.")) return false;
+  state.sliderKey = null;  // a new program: its sliders start at their defaults
+  setText(editor, reply.body.source);
+  state.loadedText = reply.body.source;
+  return true;
 }
 
 // ------------------------------------------------------------------ media
@@ -449,7 +593,7 @@ function connectEvents() {
 // ------------------------------------------------------------------ start
 
 async function share() {
-  const url = await shareUrl(getText(editor));
+  const url = await shareUrl(getText(editor), location.href, state.sliderValues);
   $("share-url").value = url;
   $("share-box").hidden = false;
   $("share-url").select();
@@ -458,16 +602,42 @@ async function share() {
 }
 
 // The "for VRChat" view (vrchat.js): checks, the file, the steps, a URL check.
-function showVRChat() {
+// The text handed to the world: the editor's, with each moved slider's line default set to
+// its value (psl/serve/vrchat.py), so the world's sliders start where the page's are.
+async function vrchatText() {
+  const source = getText(editor);
+  const values = {};
+  for (const s of state.sliders) values[String(s.index)] = state.sliderValues[s.index];
+  const reply = await postJson("/api/vrchat-text", { source, sliders: values });
+  if (!reply.ok) return { text: programFile(source), sliders: [] };
+  return { text: programFile(reply.body.text), sliders: reply.body.sliders };
+}
+
+let vrchatSeq = 0;
+async function showVRChatText() {
+  const seq = ++vrchatSeq;
   const info = state.vrchat;
-  if (!info) return;
-  const list = $("vrchat-checks");
-  list.replaceChildren(...programChecks(getText(editor), state.diagnostics, info).map((c) => {
+  const world = await vrchatText();
+  if (seq !== vrchatSeq) return;  // a newer one is on its way
+  $("vrchat-checks").replaceChildren(...programChecks(world.text, state.diagnostics, info).map((c) => {
     const li = document.createElement("li");
     li.className = c.level;
     li.textContent = c.text;
     return li;
   }));
+  const note = $("vrchat-sliders");
+  note.hidden = world.sliders.length === 0;
+  note.textContent = "The world's sliders start where yours are: " +
+    world.sliders.map((s) => `${s.name} = ${showNumber(s.value)}`).join(", ") +
+    (world.sliders.some((s) => s.changed)
+      ? " (the text gives each moved slider's line its value as the default)." : ".");
+  document.body.dataset.vrchat = String(seq);
+}
+
+function showVRChat() {
+  const info = state.vrchat;
+  if (!info) return;
+  showVRChatText();
   $("vrchat-download").textContent = `Download ${fileName(state.file)}`;
   $("vrchat-hosts").textContent = info.trusted_display.join(", ");
   $("vrchat-slots").textContent = String(info.save_slots);
@@ -492,11 +662,17 @@ function wireControls() {
   $("vrchat").onclick = showVRChat;
   $("vrchat-close").onclick = () => { $("vrchat-view").hidden = true; };
   $("vrchat-url").oninput = checkVRChatUrl;
-  $("vrchat-download").onclick = () => download(
-    new Blob([programFile(getText(editor))], { type: "text/plain;charset=utf-8" }),
+  $("vrchat-download").onclick = async () => download(
+    new Blob([(await vrchatText()).text], { type: "text/plain;charset=utf-8" }),
     fileName(state.file));
-  $("vrchat-copy").onclick = () => navigator.clipboard?.writeText(programFile(getText(editor)))
+  $("vrchat-copy").onclick = async () => navigator.clipboard?.writeText((await vrchatText()).text)
     .then(() => status("copied the program", "ok"), () => status("cannot copy here", "error"));
+  $("slider-defaults").onclick = sliderDefaults;
+  $("examples").onchange = async (e) => {
+    const name = e.target.value;
+    e.target.value = "";
+    if (name) await loadExample(name);
+  };
   $("play").onclick = () => setPlaying(!state.playing);
   $("step").onclick = () => { setPlaying(false); state.time += 1 / 60; renderOnce(1 / 60); };
   $("restart").onclick = restart;
@@ -542,7 +718,9 @@ function wireControls() {
       shareNote(`this share link is not loaded: ${err.message}`);
       return;
     }
-    if (shared === null || shared === getText(editor)) return;
+    if (shared === null) return;
+    const values = sharedSliders(location.hash);
+    if (shared === getText(editor)) { setSliderValues(values); return; }
     // a new link never replaces edits without asking
     if (getText(editor) !== state.loadedText
         && !window.confirm("Replace the program in the editor with the shared one? " +
@@ -550,6 +728,8 @@ function wireControls() {
       shareNote("the shared program was not loaded: the editor keeps your edits");
       return;
     }
+    state.pendingSliders = values;
+    state.sliderKey = null;  // the link's values, even when the table is the same
     setText(editor, shared);
     state.loadedText = shared;
   });
@@ -569,7 +749,10 @@ async function start() {
   let shareError = null;
   try {
     const shared = await sharedProgram(location.hash, state.vrchat.source_limit);
-    if (shared !== null) text = shared;
+    if (shared !== null) {
+      text = shared;
+      state.pendingSliders = sharedSliders(location.hash);
+    }
   } catch (err) {
     shareError = `this share link is not loaded: ${err.message}`;
   }
@@ -605,6 +788,7 @@ async function start() {
     $("shader-error").hidden = false;
   }
   wireControls();
+  loadExamples().catch(() => {});
   $("native").checked = state.native;
   $("cost").disabled = state.native;
   if (relief) setView3d(state.view3d);
@@ -629,6 +813,13 @@ window.psl = {
   showVRChat,
   save,
   readPixels: (which) => Array.from(renderer.readPixels(which)),
+  get sliders() { return state.sliders; },
+  get sliderValues() { return Array.from(state.sliderValues, (v) => (v === undefined ? null : v)); },
+  setSlider,
+  // values by slider index (holes keep theirs), clamped; one frame for them all
+  setSliders: (values) => setSliderValues(values),
+  loadExample,
+  vrchatText,
   setView3d,
   // the 3D view's last draw: [y][x][r, g, b, camera depth], y = 0 the bottom row
   readRelief: () => Array.from(relief.read()),

@@ -45,6 +45,9 @@ const MODE_COLOR = 0;
 const PROGRAM_TEXTURE_WIDTH = 256;
 const PROGRAM_TEXTURE_HEIGHT = 128;
 const TEXTURE_NAMES = ['camera', 'video', 'audiolink'];
+// slider(k)'s values: a float array uniform of vm.frag (registry SLIDERS.uniform; a test
+// checks). Its length is the shader's own (getActiveUniform), so no count is typed here.
+const SLIDER_UNIFORM = '_Sliders';
 
 function compile(gl, type, source, who) {
   const shader = gl.createShader(type);
@@ -72,12 +75,18 @@ export function link(gl, vertexSource, fragmentSource, who = 'PslRenderer') {
     throw new Error(`${who}: program does not link:\n${gl.getProgramInfoLog(program)}`);
   }
   const uniforms = {};
+  const sizes = {};  // array uniforms' lengths, by the name without `[0]`
   const count = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
   for (let k = 0; k < count; k++) {
     const info = gl.getActiveUniform(program, k);
     uniforms[info.name] = gl.getUniformLocation(program, info.name);
+    if (info.name.endsWith('[0]')) {
+      const base = info.name.slice(0, -3);
+      uniforms[base] = uniforms[info.name];
+      sizes[base] = info.size;
+    }
   }
-  return { program, uniforms };
+  return { program, uniforms, sizes };
 }
 
 // Texture filtering is NEAREST everywhere: the shader filters itself with texelFetch, and
@@ -99,6 +108,17 @@ function uploadFloat(gl, tex, width, height, data) {
   gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, width, height, 0, gl.RGBA, gl.FLOAT, data);
 }
 
+// The uniform's `size` floats from `values` (an array, possibly sparse or short): a
+// missing, non-number or non-finite value is 0, as for a slider no line names.
+export function sliderArray(values, size) {
+  const out = new Float32Array(size);
+  for (let k = 0; k < size; k++) {
+    const v = values ? values[k] : 0;
+    out[k] = typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  }
+  return out;
+}
+
 export class PslRenderer {
   constructor(canvas, fragmentSource, vertexSource) {
     const gl = canvas.getContext('webgl2', {
@@ -118,7 +138,11 @@ export class PslRenderer {
     this.mode = 'color';
     this.inputs = {
       time: 0, deltaTime: 1 / 60, button: [0, 0, 0, 0], axis: [0, 0, 0, 0], isAvpro: false,
+      sliders: [],  // slider(k) reads sliders[k]; missing or not finite: 0
     };
+    // slider index -> the name of a float uniform of its own (an exported shader's; the
+    // VM reads them all from SLIDER_UNIFORM)
+    this.sliderUniforms = {};
     this.programTexture = newTexture(gl);
     this.setProgram(new Float32Array(0));
     this.textures = {};
@@ -271,6 +295,13 @@ export class PslRenderer {
     if (u.u_is_avpro) gl.uniform1i(u.u_is_avpro, inp.isAvpro ? 1 : 0);
     if (u.u_sentinel) gl.uniform1ui(u.u_sentinel, 0);
     if (u.u_mode) gl.uniform1i(u.u_mode, MODE_COLOR);
+    if (u[SLIDER_UNIFORM]) {
+      gl.uniform1fv(u[SLIDER_UNIFORM],
+                    sliderArray(inp.sliders, this.vm.sizes[SLIDER_UNIFORM] || 1));
+    }
+    for (const [k, name] of Object.entries(this.sliderUniforms)) {
+      if (u[name]) gl.uniform1f(u[name], sliderArray(inp.sliders, Number(k) + 1)[Number(k)]);
+    }
     gl.bindVertexArray(this.vao);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
     gl.bindVertexArray(null);
