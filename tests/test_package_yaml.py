@@ -276,8 +276,9 @@ def test_prefab_compile_button_reaches_the_compiler(package: pkg.Package,
     names = _by_name(prefab)
     button = next(c for c in _components(prefab, names["CompileButton"])
                   if _script(c) == BUILTIN_ASSETS["Button"].guid)
-    # the compile, then the frame-rate guard's ProgramChanged (test_package_guard.py)
-    call, _guard_call = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
+    # the compile, then the frame-rate guard's ProgramChanged (test_package_guard.py), then
+    # the sliders' (test_package_sliders.py)
+    call, _guard_call, _sliders_call = button["m_OnClick"]["m_PersistentCalls"]["m_Calls"]
     assert call["m_Target"]["fileID"] == proxy["_udonSharpBackingUdonBehaviour"]["fileID"]
     assert call["m_TargetAssemblyTypeName"] == "VRC.Udon.UdonBehaviour, VRC.Udon"
     assert call["m_MethodName"] == "SendCustomEvent"
@@ -344,8 +345,8 @@ def test_udonsharp_proxies_reference_existing_behaviours(prefab: dict[int, dict]
             assert target["m_GameObject"] == b["m_GameObject"]
             count += 1
     # Compiler, SyncCode, TypingLock, ListingView, ProgramLoader, ProgramSaves, FrameGuard,
-    # VideoUrl and one per example and relief button
-    assert count == 8 + len([n for n in _by_name(prefab)
+    # VideoUrl, ProgramSliders and one per example and relief button
+    assert count == 9 + len([n for n in _by_name(prefab)
                              if n.startswith(("Example_", "Relief_"))])
 
 

@@ -16,7 +16,7 @@ from tests.csharp_support.lint import lint
 
 FILES = ("Compiler.cs", "SyncCode.cs", "ExampleButton.cs", "TypingLock.cs", "ScreenQuality.cs",
          "ListingView.cs", "ProgramLoader.cs", "ProgramSaves.cs", "ReliefQuality.cs",
-         "FrameGuard.cs", "VideoUrl.cs")
+         "FrameGuard.cs", "VideoUrl.cs", "ProgramSliders.cs")
 
 
 def test_render_is_deterministic_and_complete():

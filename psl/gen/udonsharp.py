@@ -19,7 +19,7 @@ from psl.optimize import fuse
 #: The UdonSharp behaviours of the world (one class per file, named like the file).
 BEHAVIOURS: tuple[str, ...] = ("Compiler", "SyncCode", "ExampleButton", "TypingLock",
                                 "ScreenQuality", "ListingView", "ProgramLoader", "ProgramSaves",
-                                "ReliefQuality", "FrameGuard", "VideoUrl")
+                                "ReliefQuality", "FrameGuard", "VideoUrl", "ProgramSliders")
 #: The C# namespace of every class the package ships (the behaviours; the editor scripts in
 #: NAMESPACE.EditorTools), so that no other package's `Compiler` or `SyncCode` collides with
 #: ours (UdonSharp 1.x compiles behaviours in namespaces; a program asset names its script by
@@ -43,6 +43,16 @@ LOCK_EVENT, CLEAR_EVENT = "ToggleLock", "ClearShared"
 #: the paused note's button; what the note says
 GUARD_PROGRAM_EVENT, GUARD_RUN_ANYWAY_EVENT = "ProgramChanged", "RunAnyway"
 GUARD_PAUSED_MESSAGE = "paused: this program costs more than your GPU can give"
+#: ProgramSliders' events: a UI slider moved (every slider's onValueChanged); a compile of the
+#: code box starts (the Compile button's third call, after the guard's)
+SLIDER_MOVED_EVENT, SLIDERS_PROGRAM_EVENT = "Moved", "ProgramChanged"
+#: what the Compiler's output starts with once a program is uploaded (its upload part writes
+#: it; ProgramSliders reads a program's sliders only then)
+COMPILED_PREFIX = "compiled:"
+#: ProgramSliders' reading, per Update: at most SLIDER_STEPS steps, each looking at most at
+#: SLIDER_SCANS slashes and reading one slider line (tests/test_world_sliders.py bounds the
+#: event's externs from these); the VM materials it writes at most
+SLIDER_STEPS, SLIDER_SCANS, SLIDER_MAX_MATERIALS = 2, 12, 4
 #: a relief-quality button -> ReliefQuality.Apply (puts its grid mesh on the screens)
 RELIEF_EVENT = "Apply"
 #: VideoUrl's events (the video controls' Play button and the URL field's end-edit; Stop) and
@@ -352,6 +362,10 @@ def context() -> dict[str, object]:
         "optimize_default": OPTIMIZE_DEFAULT,
         "superinstructions_default": SUPERINSTRUCTIONS_DEFAULT,
         "listing_lines": LISTING_LINES,
+        "compiled_prefix": COMPILED_PREFIX,
+        "steps_per_event": SLIDER_STEPS,
+        "scans_per_step": SLIDER_SCANS,
+        "max_materials": SLIDER_MAX_MATERIALS,
         "listing_per_frame": LISTING_PER_FRAME,
         "ops": [op.name for op in registry.Op],
         "op_values": {op.name: op.value for op in registry.Op},

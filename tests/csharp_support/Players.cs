@@ -25,6 +25,12 @@
 //                      InputField after VRChat's VR keyboard closed)
 //   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
 //                      the output text is the listing
+//   compile NAME       the Compile button: Compiler.Compile, then the guard's and the
+//                      sliders' ProgramChanged (the prefab's three calls)
+//   slide NAME K V     NAME drags slider K to V (the UI clamps it), then ProgramSliders.Moved
+//   sliders NAME       prints one JSON line (see SliderState)
+// Each player also has the screen's sliders (ProgramSliders, on SyncCode's `sliders`), over
+// the Compiler's VM material; after every command their Update runs until they are idle.
 //   clock SECONDS      the world's clock (Time.time) moves on by SECONDS
 //   state NAME         prints one JSON line (see State)
 //   quality K          three screens, four resolutions: the quality button of resolution K
@@ -79,6 +85,7 @@ public static class Players
         public int LastSize;
         public int Serializations;
         public string Running = ""; // the source of the last program uploaded to its screen
+        public ProgramSliders Sliders;
     }
 
     private static readonly BindingFlags Any = BindingFlags.Public | BindingFlags.NonPublic
@@ -160,6 +167,8 @@ public static class Players
         c.Sync.follow = c.Follow;
         AddGuard(c);
         c.Sync.guard = c.Guard;
+        AddSliders(c);
+        c.Sync.sliders = c.Sliders;
         if (VRC.SDKBase.Networking.Master == null)
         {
             VRC.SDKBase.Networking.Master = c.Player; // the first to join
@@ -171,6 +180,7 @@ public static class Players
         Clients.Add(c);
         As(c);
         Invoke(c.Guard, "Start");
+        Invoke(c.Sliders, "Start");
         c.LastSize = ShownSize(c);
         if (early && network != null)
         {
@@ -185,6 +195,97 @@ public static class Players
     }
 
     private static readonly int[] Sizes = { 64, 128, 256, 512 };
+
+    // The screen's sliders as the prefab wires them: the code box, the Compiler, the VM
+    // material (the Compiler's), a row, label and UI slider per index.
+    private static void AddSliders(Client c)
+    {
+        ProgramSliders s = new ProgramSliders();
+        s.compiler = c.Compiler;
+        s.input = c.Field;
+        s.materials = new Material[] { c.Compiler.screenMat };
+        int n = 8;
+        s.sliders = new Slider[n];
+        s.labels = new Text[n];
+        s.rows = new UnityEngine.GameObject[n];
+        for (int k = 0; k < n; k++)
+        {
+            s.sliders[k] = new Slider();
+            s.labels[k] = new Text();
+            s.rows[k] = new UnityEngine.GameObject();
+        }
+        c.Sliders = s;
+    }
+
+    private static string Bits(float f)
+    {
+        return ((uint)BitConverter.ToInt32(BitConverter.GetBytes(f), 0)).ToString();
+    }
+
+    // {"names": [name or null per index], "values": [bits], "ui": [bits of each UI slider's
+    // value], "min": [bits], "max": [bits], "rows": [shown], "labels": [text],
+    // "uniform": [bits of the material's _Sliders] or null, "program": the text they belong to}
+    private static string SliderState(Client c)
+    {
+        ProgramSliders s = c.Sliders;
+        StringBuilder sb = new StringBuilder("{\"names\": [");
+        for (int k = 0; k < s.sliders.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(s.named != null && s.named[k] ? Json(s.names[k]) : "null");
+        }
+        sb.Append("], \"values\": [");
+        for (int k = 0; k < s.sliders.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(s.values != null ? Bits(s.values[k]) : "0");
+        }
+        sb.Append("], \"ui\": [");
+        for (int k = 0; k < s.sliders.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(Bits(s.sliders[k].value));
+        }
+        sb.Append("], \"min\": [");
+        for (int k = 0; k < s.sliders.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(Bits(s.sliders[k].minValue));
+        }
+        sb.Append("], \"max\": [");
+        for (int k = 0; k < s.sliders.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(Bits(s.sliders[k].maxValue));
+        }
+        sb.Append("], \"rows\": [");
+        for (int k = 0; k < s.rows.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(s.rows[k].activeSelf ? "true" : "false");
+        }
+        sb.Append("], \"labels\": [");
+        for (int k = 0; k < s.labels.Length; k++)
+        {
+            sb.Append(k > 0 ? ", " : "").Append(Json(s.labels[k].text));
+        }
+        sb.Append("], \"uniform\": ");
+        float[] u;
+        if (c.Compiler.screenMat.FloatArrays.TryGetValue("_Sliders", out u))
+        {
+            sb.Append("[");
+            for (int k = 0; k < u.Length; k++)
+            {
+                sb.Append(k > 0 ? ", " : "").Append(Bits(u[k]));
+            }
+            sb.Append("]");
+        }
+        else
+        {
+            sb.Append("null");
+        }
+        int notified = 0;
+        foreach (Slider bar in s.sliders)
+        {
+            notified += bar.Notified;
+        }
+        return sb.Append(", \"notified\": ").Append(notified)
+            .Append(", \"program\": ").Append(Json(s.programText)).Append("}").ToString();
+    }
 
     private static void AddGuard(Client c)
     {
@@ -341,6 +442,11 @@ public static class Players
                 Invoke(c.Compiler, "Update");
             }
             Invoke(c.Lock, "Update");
+            for (int frame = 0; frame < 100000 && (c.Sliders.parsing
+                 || (bool)typeof(ProgramSliders).GetField("waiting", Any).GetValue(c.Sliders)); frame++)
+            {
+                Invoke(c.Sliders, "Update");
+            }
         }
     }
 
@@ -480,6 +586,9 @@ public static class Players
                 case "guard":
                     Console.WriteLine(GuardState(Find(f[1])));
                     continue;
+                case "sliders":
+                    Console.WriteLine(SliderState(Find(f[1])));
+                    continue;
                 case "instanceowner":
                     VRC.SDKBase.Networking.TestInstanceOwner =
                         f[1] == "-" ? null : Find(f[1]).Player;
@@ -548,6 +657,19 @@ public static class Players
                 break;
             case "anyway":
                 c.Guard.RunAnyway();
+                break;
+            case "compile":
+                c.Compiler.Compile();
+                c.Guard.ProgramChanged();
+                c.Sliders.ProgramChanged();
+                break;
+            case "slide":
+                {
+                    string[] kv = arg.Split(' ');
+                    Slider bar = c.Sliders.sliders[int.Parse(kv[0])];
+                    bar.value = float.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture);
+                    c.Sliders.Moved();
+                }
                 break;
             case "listing":
                 ListingView view = new ListingView();

@@ -210,6 +210,16 @@ namespace UnityEngine
             Vectors[name] = value;
         }
 
+        // Material.SetFloatArray: a copy of the array last set under each name.
+        public readonly Dictionary<string, float[]> FloatArrays = new Dictionary<string, float[]>();
+        public int FloatArrayUploads;
+
+        public void SetFloatArray(string name, float[] values)
+        {
+            FloatArrayUploads++;
+            FloatArrays[name] = (float[])values.Clone();
+        }
+
         // A copy of the array last set under `name`, or null (Unity returns null too when the
         // material has no such array).
         public Vector4[] GetVectorArray(string name)
@@ -306,6 +316,41 @@ namespace UnityEngine.UI
     public class Text : MonoBehaviour
     {
         public string text = "";
+    }
+
+    // UnityEngine.UI.Slider (exposed: value, minValue, maxValue get/set,
+    // SetValueWithoutNotify). As in Unity, the value is clamped into [minValue, maxValue]
+    // and a setter that changes it fires onValueChanged: the stub counts those (Notified);
+    // tests deliver the event (ProgramSliders.Moved) themselves.
+    public class Slider : MonoBehaviour
+    {
+        private float min;
+        private float max = 1f;
+        private float current;
+        public int Notified;
+
+        public float minValue { get { return min; } set { min = value; Set(current, true); } }
+        public float maxValue { get { return max; } set { max = value; Set(current, true); } }
+        public float value { get { return current; } set { Set(value, true); } }
+
+        public void SetValueWithoutNotify(float input)
+        {
+            Set(input, false);
+        }
+
+        private void Set(float input, bool notify)
+        {
+            float v = input < min ? min : (input > max ? max : input);
+            if (v == current)
+            {
+                return;
+            }
+            current = v;
+            if (notify)
+            {
+                Notified++;
+            }
+        }
     }
 }
 

@@ -130,6 +130,12 @@ namespace UnityEngine.UI
         public bool isOn;
         public void SetIsOnWithoutNotify(bool value) { }
     }
+    public class Slider : UnityEngine.MonoBehaviour
+    {
+        public class SliderEvent : UnityEngine.Events.UnityEvent<float> { }
+        public SliderEvent onValueChanged;
+        public float value;
+    }
 }
 
 namespace UnityEditor

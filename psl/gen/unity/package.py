@@ -37,6 +37,7 @@ from psl.gen.unity.components import (
     quality,
     relief,
     sharing,
+    sliders,
     video,
 )
 from psl.gen.unity.components import programs as programs_panel
@@ -374,6 +375,13 @@ def build_package(options: PackageOptions | None = None) -> Package:
             "button": guard.RUN_ANYWAY_NAME, "quality_row": quality.QUALITY_NAME,
             "program_event": udonsharp.GUARD_PROGRAM_EVENT,
             "run_anyway_event": udonsharp.GUARD_RUN_ANYWAY_EVENT,
+        },
+        sliders={
+            "object": sliders.SLIDERS_OBJECT, "panel": sliders.SLIDER_PANEL,
+            "row_prefix": sliders.ROW_PREFIX, "label": sliders.LABEL_NAME,
+            "slider": sliders.SLIDER_NAME, "count": registry.SLIDERS.count,
+            "moved_event": udonsharp.SLIDER_MOVED_EVENT,
+            "program_event": udonsharp.SLIDERS_PROGRAM_EVENT,
         },
         gallery_guid=gallery_guid,
         gallery_max=world_programs.GALLERY_MAX,

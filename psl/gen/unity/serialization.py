@@ -90,6 +90,8 @@ BUILTIN_ASSETS: dict[str, BuiltinAsset] = {
         "dc42784cf147c0c48a680349fa168899", 11500000, 3, "UnityEngine.UI.GraphicRaycaster"),
     "Toggle": BuiltinAsset(
         "9085046f02f69544eb97fd06b6048fe2", 11500000, 3, "UnityEngine.UI.Toggle"),
+    "Slider": BuiltinAsset(
+        "67db9e8f0e2ae9c40bc1e2b64352a6b4", 11500000, 3, "UnityEngine.UI.Slider"),
     "ScrollRect": BuiltinAsset(
         "1aa08ab6e0800fa44ae55d278d1423e3", 11500000, 3, "UnityEngine.UI.ScrollRect"),
     "RectMask2D": BuiltinAsset(

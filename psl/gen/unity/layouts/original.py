@@ -40,6 +40,13 @@ from psl.gen.unity.components.quality import add_quality_buttons
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_pickup_screen, add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
+from psl.gen.unity.components.sliders import PANEL_H as SLIDER_H
+from psl.gen.unity.components.sliders import PANEL_W as SLIDER_W
+from psl.gen.unity.components.sliders import (
+    add_slider_panel,
+    also_tell_the_sliders,
+    register_sliders,
+)
 from psl.gen.unity.components.udon import Wiring
 from psl.gen.unity.components.ugui import (
     add_button,
@@ -109,6 +116,7 @@ def build(assets: PrefabAssets) -> str:
     lock_go = b.add("TypingLock", root, rect=False)
     # the frame-rate guard first: every behaviour built below gets it in its `guard` field
     guard_go = register_frame_guard(b, root, wiring)
+    sliders_go = register_sliders(b, root, wiring)  # SyncCode, examples, loader
     sharing = add_sharing_controls(b, board, wiring, sync_go, lock_go, x=340, y=1040,
                                    width=1580)
     compiler_backing = add_compiler(b, assets, wiring, compiler_go, sync_go, input_field,
@@ -116,6 +124,11 @@ def build(assets: PrefabAssets) -> str:
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
     also_tell_the_guard(compile_go, guard_go)
+    also_tell_the_sliders(compile_go, sliders_go)
+    # the program's sliders left of the board, standing on the floor beside it
+    add_slider_panel(b, root, sliders_go, assets, wiring,
+                     position=(board_x - BOARD_W * SCALE / 2 - GAP - SLIDER_W * SCALE / 2,
+                               0.5 + SLIDER_H * SCALE / 2, 0), scale=SCALE)
     # the note in front of the big screen's middle, hidden until the guard pauses the screens
     add_frame_guard(b, root, guard_go, assets, wiring, screens,
                     note_position=(0, 1 + SCREEN_SIZE / 2, -0.1), note_scale=0.008)

@@ -25,6 +25,12 @@ from psl.gen.unity.components.programs import add_programs_panel
 from psl.gen.unity.components.relief import add_relief_buttons, screen_mesh, screen_scale
 from psl.gen.unity.components.scene import add_screen
 from psl.gen.unity.components.sharing import add_sharing_behaviours, add_sharing_controls
+from psl.gen.unity.components.sliders import (
+    PANEL_H,
+    add_slider_panel,
+    also_tell_the_sliders,
+    register_sliders,
+)
 from psl.gen.unity.components.udon import Wiring
 from psl.gen.unity.components.ugui import (
     add_button,
@@ -83,6 +89,7 @@ def build(assets: PrefabAssets) -> str:
     lock_go = b.add("TypingLock", root, rect=False)
     # the frame-rate guard first: every behaviour built below gets it in its `guard` field
     guard_go = register_frame_guard(b, root, wiring)
+    sliders_go = register_sliders(b, root, wiring)  # SyncCode, examples, loader
     sharing = add_sharing_controls(b, canvas, wiring, sync_go, lock_go, x=20, y=1100,
                                    width=CANVAS_W - 40)
     compiler_backing = add_compiler(b, assets, wiring, compiler_go, sync_go, input_field,
@@ -90,6 +97,10 @@ def build(assets: PrefabAssets) -> str:
     add_sharing_behaviours(b, assets, wiring, sync_go, lock_go, sharing)
     add_button_click(compile_go, compile_image, compiler_backing, assets.compile_event)
     also_tell_the_guard(compile_go, guard_go)
+    also_tell_the_sliders(compile_go, sliders_go)
+    # the program's sliders above the screen (hidden rows until a program names them)
+    add_slider_panel(b, root, sliders_go, assets, wiring,
+                     position=(0, 2.62 + PANEL_H * CANVAS_SCALE / 2, 0), scale=CANVAS_SCALE)
     # the note in front of the screen's middle, hidden until the guard pauses the screen
     add_frame_guard(b, root, guard_go, assets, wiring, [renderer, live.renderer],
                     note_position=(0, 1.6, -0.05), note_scale=0.0015)
