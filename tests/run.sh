@@ -50,6 +50,7 @@ command -v mcs >/dev/null 2>&1 || missing+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || missing+=(mono-runtime)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v glslangValidator >/dev/null 2>&1 || missing+=(glslang-tools)
+command -v spirv-cross >/dev/null 2>&1 || missing+=(spirv-cross)
 command -v spirv-val >/dev/null 2>&1 || missing+=(spirv-tools)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if ((${#missing[@]})); then
