@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
@@ -11,13 +11,53 @@ from typing import Literal, overload
 import numpy as np
 
 from psl.bytecode import Program, unfuse
-from psl.registry import LIMITS
+from psl.registry import LIMITS, SLIDERS
+from psl.syntax.sliders import SliderTable, parse_sliders
 from psl.vm.images import load_texture
 from psl.vm.machine import Stats
 from psl.vm.render import RenderSettings, render
-from psl.vm.samples import PixelCount, Sampled, run_samples
+from psl.vm.samples import PixelCount, Sampled, reference_inputs, run_samples
 
 Texture = np.ndarray | str | Path | None
+#: slider values for `run`: {name or index: value} over the program's defaults, or all
+#: SLIDERS.count values
+Sliders = Mapping[str | int, float] | Sequence[float] | None
+
+
+def slider_values(source_or_program: object, sliders: Sliders = None) -> tuple[float, ...]:
+    """The SLIDERS.count values `run` gives the VM: the defaults of source text's
+    `//@slider` lines (zeros for a compiled program), then `sliders`: a mapping sets a named
+    slider (by name or index) clamped into its range, as the world does, and an index no
+    line names to the value as given; a sequence gives every value."""
+    table = parse_sliders(source_or_program) if isinstance(source_or_program, str) else \
+        SliderTable((), ())
+    if sliders is not None and not isinstance(sliders, Mapping):
+        values = tuple(float(np.float32(x)) for x in sliders)
+        if len(values) != SLIDERS.count:
+            raise ValueError(f"sliders takes {SLIDERS.count} numbers or a mapping")
+        return values
+    named: dict[str, float] = {}
+    raw: dict[int, float] = {}
+    for key, x in (sliders or {}).items():
+        s = table.by_name(str(key))
+        if s is None and str(key).isascii() and str(key).isdigit():
+            if int(key) >= SLIDERS.count:
+                raise ValueError(f"there is no slider {key}: a screen has {SLIDERS.count} "
+                                 f"(0-{SLIDERS.count - 1})")
+            s = table.by_index(int(key))
+            if s is None:
+                raw[int(key)] = float(np.float32(x))
+                continue
+        if s is None:
+            names = ", ".join(f"{t.index} {t.name}" for t in table.sliders)
+            raise ValueError(f"'{key}' is no slider of the program; " + (
+                f"its sliders are: {names}" if names else
+                f"it names none (`//@slider` lines), give an index 0-{SLIDERS.count - 1}"))
+        named[s.name] = float(x)
+    values = list(table.values(named))
+    for index, x in raw.items():
+        values[index] = x
+    return tuple(values)
 
 
 def program_slots(source_or_program: object, optimize: int = 1) -> np.ndarray:
@@ -55,8 +95,9 @@ def run(source_or_program: object, *, size: tuple[int, int] = ..., time: float =
         frames: int = ..., fps: float = ..., camera: Texture = ..., video: Texture = ...,
         is_avpro: bool = ..., audiolink: Texture = ...,
         button: tuple[float, float, float, float] = ...,
-        axis: tuple[float, float, float, float] = ..., max_jumps: int = ...,
-        max_steps: int = ..., stats: Literal[False] = ...) -> np.ndarray: ...
+        axis: tuple[float, float, float, float] = ..., sliders: Sliders = ...,
+        max_jumps: int = ..., max_steps: int = ...,
+        stats: Literal[False] = ...) -> np.ndarray: ...
 
 
 @overload
@@ -64,8 +105,9 @@ def run(source_or_program: object, *, size: tuple[int, int] = ..., time: float =
         frames: int = ..., fps: float = ..., camera: Texture = ..., video: Texture = ...,
         is_avpro: bool = ..., audiolink: Texture = ...,
         button: tuple[float, float, float, float] = ...,
-        axis: tuple[float, float, float, float] = ..., max_jumps: int = ...,
-        max_steps: int = ..., stats: Literal[True]) -> tuple[np.ndarray, Stats]: ...
+        axis: tuple[float, float, float, float] = ..., sliders: Sliders = ...,
+        max_jumps: int = ..., max_steps: int = ...,
+        stats: Literal[True]) -> tuple[np.ndarray, Stats]: ...
 
 
 def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: float = 0.0,
@@ -73,14 +115,16 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
         is_avpro: bool = False, audiolink: Texture = None,
         button: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
         axis: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
-        max_jumps: int = LIMITS.jumps, max_steps: int = LIMITS.steps, stats: bool = False,
+        sliders: Sliders = None, max_jumps: int = LIMITS.jumps,
+        max_steps: int = LIMITS.steps, stats: bool = False,
         optimize: int = 1):
     """Render `frames` frames of a program at `size` = (width, height) and return the last
     one as float32 [H][W][4] (row 0 = smallest v, NaN lanes already zeroed).
 
     Frame k runs at `time + k / fps` and reads frame k-1 through `self()`. Textures are
     arrays [H][W][4] (row 0 = smallest v) or image paths (PNG/JPEG, or .npy); the AudioLink
-    texture is indexed by AudioLink's (column, row). With `stats=True` returns
+    texture is indexed by AudioLink's (column, row). `sliders`: see `slider_values` (the
+    program's `//@slider` defaults when not given). With `stats=True` returns
     `(image, Stats)` where the statistics are those of the last frame. Source text is
     compiled at optimization level `optimize` (1, the default, or 0: SPEC §10).
     """
@@ -91,7 +135,8 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
         fps=float(fps), button=tuple(float(x) for x in button),  # type: ignore[arg-type]
         axis=tuple(float(x) for x in axis),  # type: ignore[arg-type]
         camera=_texture(camera), video=_texture(video), is_avpro=bool(is_avpro),
-        audiolink=_texture(audiolink, flip=False), max_jumps=int(max_jumps),
+        audiolink=_texture(audiolink, flip=False),
+        sliders=slider_values(source_or_program, sliders), max_jumps=int(max_jumps),
         max_steps=int(max_steps))
     if len(settings.button) != 4 or len(settings.axis) != 4:
         raise ValueError("button and axis take four numbers")
@@ -186,14 +231,16 @@ class ProgramStats:
 
 def program_stats(source_or_program: str | Program, *, max_jumps: int = LIMITS.jumps,
                   pixels: Sequence[tuple[int, int]] | None = None, optimize: int = 1,
-                  unoptimized: Program | None = None) -> ProgramStats:
+                  unoptimized: Program | None = None,
+                  sliders: Sequence[float] | None = None) -> ProgramStats:
     """The numbers of `psl check --stats` for PSL source text or a compiled `Program`.
 
     The executed counts come from frame 0 of the reference settings (SPEC §9, 64 x 64) at
-    `pixels` (x, y), by default the four corners and the centre. Source is compiled at
-    level `optimize` (SPEC §10); the -O0 code's numbers then come along as `unoptimized`
-    (for a compiled Program, pass its -O0 code as `unoptimized` to get them). Source with
-    errors raises `psl.diagnostics.PslError` carrying the diagnostics.
+    `pixels` (x, y), by default the four corners and the centre, with slider(k) reading
+    `sliders[k]` (default: source text's `//@slider` defaults; a Program's: zeros). Source
+    is compiled at level `optimize` (SPEC §10); the -O0 code's numbers then come along as
+    `unoptimized` (for a compiled Program, pass its -O0 code as `unoptimized` to get them).
+    Source with errors raises `psl.diagnostics.PslError` carrying the diagnostics.
     """
     from psl.compiler import compile_source
     from psl.compiler.stats import static_stats
@@ -202,11 +249,14 @@ def program_stats(source_or_program: str | Program, *, max_jumps: int = LIMITS.j
         result = compile_source(source_or_program, optimize=optimize)
         program = result.unwrap()
         unoptimized = result.unoptimized
+        if sliders is None:
+            sliders = result.sliders.values()  # the program's defaults
     else:
         program = source_or_program
     before = None if unoptimized is None else \
-        program_stats(unoptimized, max_jumps=max_jumps, pixels=pixels)
+        program_stats(unoptimized, max_jumps=max_jumps, pixels=pixels, sliders=sliders)
     static = static_stats(unfuse(program))  # fused code has the stack of what it fuses
-    sampled = run_samples(program.slots(), pixels=pixels, max_jumps=max_jumps)
+    sampled = run_samples(program.slots(), pixels=pixels, inputs=reference_inputs(sliders),
+                          max_jumps=max_jumps)
     return ProgramStats(len(program.instructions), static.registers, static.max_stack, sampled,
                         before)

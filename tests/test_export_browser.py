@@ -115,3 +115,60 @@ def test_exported_glsl_exact_path_renders_as_the_vm(browser, name):
     frames = [reference_inputs(0, 8, 8)]
     got = render(browser, build_text(result, "glsl", Options(exact=True)), frames)
     assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE
+
+
+# ------------------------------------------------------------------------- sliders
+def _with_values(glsl: str, result, values: tuple[float, ...]) -> str:
+    """The GLSL export with each slider uniform set to values[index]: the page sets the
+    VM's inputs only, so the test writes the uniforms as constants of those values."""
+    from psl.export.ir import build
+    from psl.export.sliders import parameters
+
+    for p in parameters(build(result)):
+        line = f"uniform float {p.name};"
+        assert line in glsl
+        glsl = glsl.replace(line, f"const float {p.name} = {float(values[p.index])!r};")
+    return glsl
+
+
+def _slider_cases() -> list[tuple[str, str, dict[int, float]]]:
+    from tests.test_export_sliders import _cases
+
+    return _cases()
+
+
+@pytest.mark.parametrize("case", range(len(_slider_cases())))
+@pytest.mark.parametrize("exact", [False, True], ids=["typed", "exact"])
+def test_exported_glsl_sliders_render_as_the_vm(browser, case, exact):
+    """The GLSL export of a program with sliders, at the defaults and at other values,
+    equals the Python VM (the exact path's copy of the VM reads the same sliders)."""
+    from tests.test_export_sliders import _values
+
+    what, source, overrides = _slider_cases()[case]
+    result = compile_source(source)
+    values = _values(result.sliders.sliders, overrides)
+    named = {s.index for s in result.sliders.sliders}
+    frames = [replace(reference_inputs(0, 16, 16),
+                      sliders=tuple(v if k in named else 0.0 for k, v in enumerate(values)))]
+    text = _with_values(build_text(result, "glsl", Options(exact=exact)), result, values)
+    got = render(browser, text, frames)
+    want = vm_frames(result.program.slots(), frames)
+    if not exact:  # the default export equals the VM where no arithmetic NaN arises
+        keep = ~np.isnan(got).any(-1)
+        got[~keep] = want[~keep]
+    assert difference(got, want).max() <= TOLERANCE, what
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parent.parent
+                                         / "unity_package" / "Examples").glob("sliders_*.psl")),
+                         ids=lambda p: p.stem)
+def test_exported_shadertoy_sliders_render_as_the_vm(browser, path):
+    """Shadertoy: the sliders are constants at their defaults."""
+    from tests.test_export_sliders import _values
+
+    source = path.read_text(encoding="utf-8")
+    result = compile_source(source)
+    frames = [replace(reference_inputs(0, 16, 16), button=(0.0,) * 4, axis=(0.0,) * 4,
+                      sliders=_values(result.sliders.sliders, {}))]
+    got = render(browser, TOY_PRELUDE + build_text(result, "shadertoy") + TOY_MAIN, frames)
+    assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE

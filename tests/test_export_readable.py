@@ -89,11 +89,12 @@ def test_per_program_facts_are_computed_once(monkeypatch):
     """The call sites, sizes and first names of a program are computed by the main writer
     alone, not again by each PSL function's writer (that made the export quadratic in the
     call sites: bench/results/export-scaling.md)."""
-    from psl.export import build_text, readable
+    from psl.export import build_text, functions
 
     counted = []
-    real = readable._calls
-    monkeypatch.setattr(readable, "_calls", lambda program: counted.append(1) or real(program))
+    real = functions.find_calls
+    monkeypatch.setattr(functions, "find_calls",
+                        lambda program: counted.append(1) or real(program))
     source = ("fun f(a) { if (a > 1) { a = a - 1; } a * 2 + uv().x }\nx = uv().y;\n"
               + "if (x > 0.5) { x = f(x); } else { x = f(x * 0.5); }\n" * 30 + "x")
     result = compile_source(source)

@@ -30,7 +30,11 @@ from psl.vm import execute, execute_texture  # noqa: E402
 from tests import hostile  # noqa: E402
 from tests.browser_support.browser import BrowserVM  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
-from tests.hlsl_support.harness import audiolink_texture, reference_inputs  # noqa: E402
+from tests.hlsl_support.harness import (  # noqa: E402
+    SLIDER_VALUES,
+    audiolink_texture,
+    reference_inputs,
+)
 from tests.vm_support import big  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -99,6 +103,7 @@ def check_against_python(browser: BrowserVM, slots: np.ndarray, frames: list, wh
 
 def frames_for(source: str, n: int = 3, width: int = 16, height: int = 16, **kw) -> list:
     count = n if "self(" in source.lower() else 1
+    kw.setdefault("sliders", SLIDER_VALUES)  # slider(k) reads values, not zeros
     return [replace(reference_inputs(k, width, height), **kw) for k in range(count)]
 
 

@@ -27,6 +27,7 @@ from psl.vm import execute, execute_texture  # noqa: E402
 from tests import hostile, progen  # noqa: E402
 from tests.hlsl_support import programs as hand  # noqa: E402
 from tests.hlsl_support.harness import (  # noqa: E402
+    SLIDER_VALUES,
     Inputs,
     SlangVM,
     audiolink_texture,
@@ -109,6 +110,7 @@ def compiled(source: str) -> np.ndarray:
 def frames_for(source: str, n: int = 3, width: int = 16, height: int = 16,
                **kw: object) -> list[Inputs]:
     count = n if "self(" in source.lower() else 1
+    kw.setdefault("sliders", SLIDER_VALUES)  # slider(k) reads values, not zeros
     return [replace(reference_inputs(k, width, height), **kw) for k in range(count)]
 
 

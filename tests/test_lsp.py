@@ -190,6 +190,42 @@ def test_completion(lsp: Client) -> None:
     assert "sin" not in {i["label"] for i in items}
 
 
+SLIDERS = """//@slider 0 zoom 0.5..4 = 1
+//@slider 3 light_angle -3.14..3.14 = 0.8
+let p = (uv() - 0.5) * slider(0);
+let a = slider(3) + slider(5);
+float4(p.x, p.y, a, 1)
+"""
+
+
+def test_slider_hover(lsp: Client) -> None:
+    uri, diags = _open(lsp, "sliders.psl", SLIDERS)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("W017", 3)]
+    hover = lsp.at("textDocument/hover", uri, *_find(SLIDERS, "slider(0)", delta=2))
+    text = hover["contents"]["value"]
+    assert "slider(0) **zoom**: 0.5..4, starts at 1 (line 1)" in text
+    assert "This call: `float`" in text
+    hover = lsp.at("textDocument/hover", uri, *_find(SLIDERS, "slider(3)", delta=7))
+    assert "**light_angle**: -3.14..3.14, starts at 0.8 (line 2)" in hover["contents"]["value"]
+    hover = lsp.at("textDocument/hover", uri, *_find(SLIDERS, "slider(5)", delta=1))
+    assert "slider(5): no `//@slider` line names it, so it reads 0" in \
+        hover["contents"]["value"]
+
+
+def test_slider_completion(lsp: Client) -> None:
+    text = SLIDERS.replace("slider(5)", "slider(")
+    uri, _ = _open(lsp, "sliders.psl", text)
+    items = lsp.at("textDocument/completion", uri, *_find(text, "slider(", nth=2, delta=7))
+    labels = {i["label"]: i for i in items["items"]}
+    assert set(labels) == {str(k) for k in range(8)}
+    assert labels["0"]["detail"] == "zoom 0.5..4 = 1"
+    assert labels["3"]["detail"] == "light_angle -3.14..3.14 = 0.8"
+    assert labels["5"]["detail"] == "unnamed: reads 0"
+    # the named ones first
+    order = sorted(labels.values(), key=lambda i: i["sortText"])
+    assert [i["label"] for i in order[:2]] == ["0", "3"]
+
+
 def test_signature_help(lsp: Client) -> None:
     text = "let a = clamp(uv().x, sin(1), "
     _open(lsp, "sig.psl", text)

@@ -55,3 +55,35 @@ def test_cancellation_is_a_utility() -> None:
 
     assert not hasattr(flow, "Cancelled")  # one home: psl.cancel
     assert issubclass(cancel.Cancelled, BaseException)
+
+
+def _imports_of(path: Path) -> list[tuple[str, str]]:
+    """(module, name) of every absolute `from module import name` in a file."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out += [(node.module, a.name) for a in node.names]
+    return out
+
+
+def test_export_modules_meet_at_public_names() -> None:
+    """psl/export is split by what it does (structure, expressions, names, statements,
+    functions, tidy): its modules use each other's public names only."""
+    found = [f"{path.name}: from {module} import {name}"
+             for path in sorted((PSL / "export").glob("*.py"))
+             for module, name in _imports_of(path)
+             if module.startswith("psl.export") and name.startswith("_")]
+    assert found == []
+
+
+def test_the_exporter_gets_widths_from_one_public_call() -> None:
+    """psl.export.ir reads the widths of every block copy from psl.infer.block_copies, not
+    by re-running the fixed point's pieces (run_block, merge_state, psl.infer.flow)."""
+    import psl.infer
+
+    used = {(m, n) for path in sorted((PSL / "export").glob("*.py"))
+            for m, n in _imports_of(path) if m.startswith("psl.infer")}
+    assert ("psl.infer", "block_copies") in used
+    assert {m for m, _ in used} <= {"psl.infer", "psl.infer.domain"}
+    assert not {n for _, n in used} & {"run_block", "merge_state", "analyse"}
+    assert "run_block" not in psl.infer.__all__

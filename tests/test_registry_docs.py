@@ -14,8 +14,9 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 def test_registry_invariants():
     registry.validate()
-    # 1-49 from the original; 50-59 added (atan2 ... log10); 60-64 free for core builtins
-    assert {b.id for b in registry.BUILTINS if not b.extension} == set(range(1, 60))
+    # 1-49 from the original; 50-59 added (atan2 ... log10); 60 slider; 61-64 free for core
+    # builtins
+    assert {b.id for b in registry.BUILTINS if not b.extension} == set(range(1, 61))
     assert {b.id for b in registry.BUILTINS if b.extension == "audiolink"} == set(range(65, 76))
     limits = registry.LIMITS
     assert limits.slots == 2 * limits.instructions

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from psl.bytecode import unfuse
 from psl.compiler import compile_source
 from psl.optimize import to_code
 from psl.registry import BUILTINS, INWORLD_OPTIMIZE_LEVELS, LIMITS, Op
@@ -145,6 +146,26 @@ def test_every_builtin_compiles_to_its_registry_id(host):
         at = 2 * b.arity  # the arguments are pushed first, then the CALL
         assert got.slots[at][0] == call_op, b.name
         assert got.slots[at + 1][0] == np.float32(b.id).view(np.uint32), b.name
+
+
+def test_slider_programs(host):
+    """Programs that read sliders (builtin 60, docs/spec.md §8.8) with `//@slider` lines,
+    the package's examples among them, compile to the same bytes at -O0/-O1/-O2: the lines
+    are comments to the compiler, and no level folds or drops a slider read."""
+    examples = Path(__file__).resolve().parent.parent / "unity_package" / "Examples"
+    sources = [p.read_text(encoding="utf-8") for p in sorted(examples.glob("sliders_*.psl"))]
+    assert len(sources) >= 2
+    sources += [s for s in progen.generate_many(200, valid=True) if "@slider" in s
+                and "slider(" in s.lower()][:40]
+    sources += [s for s in progen.generate_many(60, valid=True, mode="vm") if "slider(" in s]
+    slider_id = next(b.id for b in BUILTINS if b.name == "slider")
+    for src in sources[:2]:
+        for level in INWORLD_OPTIMIZE_LEVELS:
+            program = unfuse(compile_source(src, optimize=level).unwrap())  # -O2: fused
+            assert slider_id in {int(ins.operand[0]) for ins in program.instructions
+                                 if ins.op == Op.CALL}, level
+    assert len(sources) >= 30
+    assert mismatches(host, sources) == []
 
 
 def test_pathological_programs(host, monkeypatch):

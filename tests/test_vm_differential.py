@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psl.registry import BUILTINS, LIMITS, Op
+from psl.registry import BUILTIN_BY_ID, BUILTINS, LIMITS, Op
 from psl.vm import Inputs, execute, values
 from tests.vm_support.oracle import run_pixel
 from tests.vm_support.programs import assemble
@@ -17,7 +17,10 @@ from tests.vm_support.programs import assemble
 W, H = 3, 2
 NAN = math.nan
 #: builtins the oracle knows (no textures, no AudioLink) plus an unassigned id
-IDS = [b.id for b in BUILTINS if b.id not in (41, 45, 47) and not b.extension] + [60]
+IDS = [b.id for b in BUILTINS if b.id not in (41, 45, 47) and not b.extension] + [
+    next(i for i in range(1, 128) if i not in BUILTIN_BY_ID)]
+#: slider(k)'s values (docs/spec.md §8.8): the NUMBERS' 1, 0.5, 2.5, -3 pick them
+SLIDERS = (0.5, -1.25, 2.0, 0.1, 3.0, -0.75, 10.0, 1e-3)
 NUMBERS = [0.0, 1.0, -1.0, 0.5, 2.5, -3.0, 0.25, 7.0, 1e30, -1e-30]
 MASKS = [NAN, NAN, NAN, 1, 2, 12, 21, 43, 123, 1223, 4321, 102, 5, 0, 10012]
 
@@ -65,11 +68,12 @@ def program(draw):
 
 def _compare(ins, max_jumps: int, max_steps: int = LIMITS.steps) -> None:
     slots = assemble(*ins)
-    inputs = Inputs(W, H, time=1.25, button=(1, 0, 1, 0), axis=(0.25, -0.5, 0.75, 0))
+    inputs = Inputs(W, H, time=1.25, button=(1, 0, 1, 0), axis=(0.25, -0.5, 0.75, 0),
+                    sliders=SLIDERS)
     img, stats = execute(slots, inputs, max_jumps=max_jumps, max_steps=max_steps)
     u, v = inputs.uv_grid()
     px = {"time": 1.25, "dt": 1 / 60, "width": W, "height": H, "button": (1, 0, 1, 0),
-          "axis": (0.25, -0.5, 0.75, 0)}
+          "axis": (0.25, -0.5, 0.75, 0), "sliders": SLIDERS}
     for p in range(W * H):
         px["u"], px["v"] = u[p], v[p]
         with np.errstate(all="ignore"):

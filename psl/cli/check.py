@@ -58,7 +58,8 @@ def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: boo
         if show_stats and result.program is not None:
             from psl.api import program_stats  # loads the VM only when asked
 
-            numbers = program_stats(result.program, unoptimized=result.unoptimized)
+            numbers = program_stats(result.program, unoptimized=result.unoptimized,
+                                    sliders=result.sliders.values())
         inference = result.inference if show_widths else None
         if fmt == "json":
             collected.extend((display_name(path), d) for d in diags)

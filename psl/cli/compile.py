@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -10,7 +11,23 @@ from psl.bytecode import FormatError
 from psl.cli.common import print_diagnostics, python_optimize_option, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS
+from psl.syntax.sliders import SliderTable
 from psl.userfiles import same_file, write_bytes
+
+
+def slider_rows(table: SliderTable) -> list[dict[str, object]]:
+    """The slider table as JSON rows (docs/spec.md §8.8), in index order."""
+    return [{"index": s.index, "name": s.name, "low": s.low, "high": s.high,
+             "default": s.default} for s in table.sliders]
+
+
+def with_sliders(program_json: str, table: SliderTable) -> str:
+    """The program's JSON with a "sliders" member: spliced in as text, because the program's
+    own JSON writes infinite operands in a form json.loads/dumps would not keep."""
+    body = program_json.rstrip()
+    assert body.endswith("}")
+    rows = json.dumps(slider_rows(table), indent=1, allow_nan=False).replace("\n", "\n ")
+    return f'{body[:-1].rstrip()},\n "sliders": {rows}\n}}\n'
 
 
 @click.command("compile")
@@ -21,7 +38,7 @@ from psl.userfiles import same_file, write_bytes
               default="bin", show_default=True,
               help="bin: float32 little-endian slots; texture: the program texture the world "
                    f"uploads ({LIMITS.texture_width}x{LIMITS.texture_height} float32 RGBA, "
-                   "row-major); asm: listing; json: instructions")
+                   "row-major); asm: listing; json: instructions and the slider table")
 @click.option("--pad", is_flag=True,
               help=f"bin: the original world's format, all {LIMITS.original_slots} slots "
                    f"(programs of at most {LIMITS.original_instructions} instructions)")
@@ -52,7 +69,7 @@ def command(file: str, output: str | None, fmt: str, pad: bool, optimize: int) -
     elif fmt == "asm":
         data = program.listing()
     else:
-        data = program.to_json()
+        data = with_sliders(program.to_json(), result.sliders)
     if output is None:
         if isinstance(data, bytes):
             if sys.stdout.isatty():

@@ -65,6 +65,35 @@ def _four(ctx: click.Context, param: click.Parameter, value: str | None):
     return nums
 
 
+def _slider(ctx: click.Context, param: click.Parameter,
+            value: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+    """--slider NAME=VALUE or INDEX=VALUE pairs (checked against the program's slider lines
+    once it is read)."""
+    out = []
+    for item in value:
+        key, eq, number = item.partition("=")
+        key = key.strip()
+        try:
+            x = float(number) if eq else math.nan
+        except ValueError:
+            x = math.nan
+        if not key or not math.isfinite(x):
+            raise click.BadParameter(f"'{item}' is not NAME=VALUE or INDEX=VALUE with a finite "
+                                     "number, e.g. zoom=2 or 0=2")
+        out.append((key, x))
+    return tuple(out)
+
+
+def slider_values(source: str, given: tuple[tuple[str, float], ...]) -> tuple[float, ...]:
+    """The SLIDERS.count values of a render: the program's defaults, then each --slider."""
+    from psl.api import slider_values as values
+
+    try:
+        return values(source, dict(given))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--slider") from None
+
+
 #: What an input is without its option: the playground's test patterns (SPEC §9's camera
 #: and video textures, samples.test_audiolink), so a first render shows the program's shape;
 #: `black` gives the all-zero texture the VM reads without one.
@@ -182,6 +211,9 @@ def format_stats(stats: Stats) -> str:
               help="use,jump,grab,drop flags, e.g. 1,0,0,0")
 @click.option("--axis", callback=_four, metavar="A,B,C,D",
               help="move h,move v,look h,look v, e.g. 0.5,0,0,0")
+@click.option("--slider", "slider", multiple=True, callback=_slider, metavar="NAME=VALUE",
+              help="set a slider by its name or index (repeatable); others keep the "
+                   "program's defaults (its `//@slider` lines)")
 @click.option("--max-jumps", type=click.IntRange(min=0, max=10**9), default=LIMITS.jumps,
               show_default=True, help="jumps after which a pixel stops")
 @click.option("--max-steps", type=click.IntRange(min=0, max=2**32 - 1), default=LIMITS.steps,
@@ -195,8 +227,8 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
             height_scale: float, shaded: bool, view: View, size: tuple[int, int],
             time_: float, frames: int, fps: float, camera: np.ndarray | None,
             video: np.ndarray | None, avpro: bool, audiolink: np.ndarray | None, button, axis,
-            max_jumps: int, max_steps: int, show_stats: bool, alpha: bool,
-            optimize: int) -> None:
+            slider: tuple[tuple[str, float], ...], max_jumps: int, max_steps: int,
+            show_stats: bool, alpha: bool, optimize: int) -> None:
     """Render a PSL program with the reference VM (FILE may be - for stdin)."""
     if output is None and relief_out is None:
         raise click.UsageError("give -o/--output, --relief or both")
@@ -208,7 +240,8 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
     settings = RenderSettings(
         width=size[0], height=size[1], time=time_, frames=frames, fps=fps, button=button,
         axis=axis, camera=camera, video=video, is_avpro=avpro, audiolink=audiolink,
-        max_jumps=max_jumps, max_steps=max_steps)
+        sliders=slider_values(source, slider), max_jumps=max_jumps,
+        max_steps=max_steps)
     suffix = Path(output).suffix.lower() if output is not None else ""
     for path, hint in ((output, "-o"), (relief_out, "--relief")):
         if path is not None and file != "-" and same_file(path, file):

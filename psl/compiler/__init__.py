@@ -17,6 +17,7 @@ from psl.optimize import optimize as optimize_program
 from psl.registry import LIMITS, ORIGINAL_OPS, Op
 from psl.syntax import ast
 from psl.syntax.parser import parse
+from psl.syntax.sliders import SliderTable, parse_sliders
 
 __all__ = ["CompileResult", "Instruction", "Program", "check_source", "compile_source",
            "decode", "instruction"]
@@ -39,6 +40,8 @@ class CompileResult:
     origin: list[int] | None = None
     #: the source span of each -O0 instruction (None where it has none)
     spans: list[Span | None] = field(default_factory=list)
+    #: the program's `//@slider` lines (docs/spec.md §8.8), read even when it does not compile
+    sliders: SliderTable = field(default_factory=lambda: SliderTable((), ()))
 
     @property
     def ok(self) -> bool:
@@ -93,7 +96,7 @@ def _loops(program: Program) -> bool:
 def work_budget_diagnostic(result: CompileResult) -> Diagnostic | None:
     """W014 when sample pixels of the reference frame (psl.vm.samples: the corners and the
     centre) reach the work budget (docs/spec.md §7.2), at the instruction they stop at."""
-    from psl.vm.samples import run_samples
+    from psl.vm.samples import reference_inputs, run_samples
 
     # the -O0 code, as every diagnostic (the same at each level; -O1 changes no finishing
     # pixel, so the same pixels reach the budget or come near it)
@@ -101,7 +104,8 @@ def work_budget_diagnostic(result: CompileResult) -> Diagnostic | None:
     assert program is not None
     if len(program.instructions) < LIMITS.steps and not _loops(program):
         return None
-    sampled = run_samples(program.slots())
+    # sliders at the program's defaults: what a player sees first
+    sampled = run_samples(program.slots(), inputs=reference_inputs(result.sliders.values()))
     spent = [p for p in sampled.pixels if p.hit_work_budget]
     if not spent:
         return None
@@ -135,6 +139,18 @@ def compile_source(source: str, lint: bool = True, optimize: int = 0) -> Compile
     agree on; the commands and `psl.run` default to 1. Diagnostics are the same at both
     levels (they come from the -O0 code), and so is `inference` (the widths of the -O0 code;
     `unoptimized` holds that code)."""
+    sliders = parse_sliders(source)
+    result = _compile(source, sliders, lint, optimize)
+    result.sliders = sliders
+    if lint and sliders.diagnostics:
+        # W015/W016 of the slider lines, in position order with the rest
+        result.diagnostics = sorted(
+            [*result.diagnostics, *sliders.diagnostics],
+            key=lambda d: (not d.is_error, d.span.line, d.span.column, d.code))
+    return result
+
+
+def _compile(source: str, sliders: SliderTable, lint: bool, optimize: int) -> CompileResult:
     parsed = parse(source)
     if parsed.program is None:
         return CompileResult(None, parsed.diagnostics)
@@ -170,7 +186,8 @@ def compile_source(source: str, lint: bool = True, optimize: int = 0) -> Compile
     result.spans = [ins.span for ins in linked.code]
     if lint:
         code_sites = [s for item, s in zip(items, sites, strict=True) if isinstance(item, Ins)]
-        _infer(result, [ins.span for ins in linked.code], code_sites)
+        _infer(result, [ins.span for ins in linked.code], code_sites,
+               frozenset(s.index for s in sliders.sliders))
     if optimize:
         _optimize(result, optimize)
     return result
@@ -194,12 +211,14 @@ def _final_span(body: ast.Block) -> Span | None:
     return None
 
 
-def _infer(result: CompileResult, spans: list[Span | None], sites: list[tuple]) -> None:
+def _infer(result: CompileResult, spans: list[Span | None], sites: list[tuple],
+           sliders: frozenset[int]) -> None:
     program = result.program
     assert program is not None and result.ast is not None
     try:
         inference = infer(program.instructions, program.registers, spans, sites,
-                          program.variables, _final_span(result.ast.body))
+                          program.variables, _final_span(result.ast.body),
+                          sliders=sliders)
     except Exception as exc:  # noqa: BLE001 - a lint bug must not stop a compile
         result.diagnostics.append(make("N002", Span.start(), error=type(exc).__name__,
                                        hint="please report this with the program"))

@@ -2,8 +2,9 @@
 
 Front end: the compiled, inlined bytecode and its width inference (psl.compiler,
 psl.infer) become a typed IR (ir.py); back ends write it as HLSL (hlsl.py), a Unity shader
-(unity.py), GLSL ES 3.00 (glsl.py) or a Shadertoy pass (shadertoy.py), each listed once in
-the target table (targets.py) with its dialect (psl.dialect). See docs/export.md.
+(unity.py), GLSL ES 3.00 (glsl.py), a Shadertoy pass (shadertoy.py) or MSL (metal.py), each
+listed once in the target table (targets.py) with its dialect (psl.dialect). See
+docs/export.md.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from psl.dialect.glsl.vm import context
 from psl.dialect.helpers import used, words
 from psl.export.ir import Call, Program
 from psl.export.names import export_header
+from psl.export.sliders import READER, parameters, reader
 from psl.export.text import Language, Options, has_exact_path
 from psl.templating import render
 
@@ -140,7 +141,12 @@ def export(program: Program, options: Options, source: str = "<program>",
     includes = helpers(program, exact)
     # without the exact path only the helpers the code calls are written
     chosen = [] if exact else used_helpers(includes, "\n".join([*functions, *body]))
+    sliders = parameters(program)
+    # the exact path's copy of the VM calls psl_slider, whatever the program reads
+    slider_reader = reader(sliders) if exact or f"{READER}(" in "\n".join(
+        [*functions, *body]) else []
     return render(template, header=export_header(source, "shadertoy" if shadertoy else "glsl"),
+                  sliders=sliders, slider_reader=slider_reader,
                   source=source, name=options.name,
                   body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   uses_self=program.uses_self,

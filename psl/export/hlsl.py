@@ -6,7 +6,7 @@ own); this module only supplies the HLSL spelling of the typed IR (psl.export.te
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from psl import registry
 from psl.dialect import HLSL
@@ -15,6 +15,7 @@ from psl.dialect.hlsl.vm import EXTENSION_DEFINES, builtin_cases, context
 from psl.export.exact import exact_parts
 from psl.export.ir import Call, Program
 from psl.export.names import export_header
+from psl.export.sliders import READER, parameters, reader, reader_name
 from psl.export.text import Language, Options
 from psl.templating import render
 
@@ -25,10 +26,21 @@ _CASES = {c.id: c for c in builtin_cases()}
 class Hlsl(Language):
     loop_attr = "[loop] "
 
+    def __init__(self, slider_reader: str = READER) -> None:
+        """`slider_reader`: the program's own reader of its sliders (several exported
+        programs may share a file: see export)."""
+        self.slider_reader = slider_reader
+
+    def formula(self, b: registry.Builtin) -> str:
+        """The VM's HLSL for builtin b; slider reads this program's parameters."""
+        text = HLSL.builtins[b.name]
+        return text.replace(f"{READER}(", f"{self.slider_reader}(") if b.name == "slider" \
+            else text
+
     def builtin(self, call: Call, args: list[str], target: str, width: int) -> list[str]:
         b = call.builtin
         lines = self.arguments(call, args)
-        take = _lanes(HLSL.builtins[b.name], width)
+        take = _lanes(self.formula(b), width)
         define = EXTENSION_DEFINES.get(b.extension, "") if b.extension else ""
         if define:  # without the extension the VM gives zeros of the same shape
             zero = _lanes("float4(0.0, 0.0, 0.0, 0.0)", width)
@@ -40,14 +52,21 @@ class Hlsl(Language):
         b = registry.BUILTIN_BY_ID.get(builtin_id)
         if b is None:  # an id not in the table: arity 0, zeros (SPEC §8)
             return "float4(0.0, 0.0, 0.0, 0.0)"
-        return f"psl_x_{b.name}({', '.join(raws)})"
+        return f"{self.exact_name(b)}({', '.join(raws)})"
+
+    def exact_name(self, b: registry.Builtin) -> str:
+        # the program's own for slider: it reads the program's parameters
+        return f"{self.slider_reader}_exact" if b.name == "slider" else f"psl_x_{b.name}"
 
     def exact_builtin(self, b: registry.Builtin) -> list[str]:
         """The exact path's CALL of one builtin: the VM's masking and its result rule."""
         case = _CASES[b.id]
-        guard = f"PSL_X_{b.name.upper()}"
+        if b.name == "slider":
+            case = replace(case, code=case.code.replace(f"{READER}(", f"{self.slider_reader}("))
+        name = self.exact_name(b)
+        guard = name.upper()
         lines = [f"#ifndef {guard}", f"#define {guard}",
-                 f"float4 psl_x_{b.name}(float4 a, float4 b, float4 c, float4 d)", "{",
+                 f"float4 {name}(float4 a, float4 b, float4 c, float4 d)", "{",
                  "    uint da, db, dc, dd, largest;",
                  f"    psl_mask_args({b.arity}u, {'true' if b.pad else 'false'}, a, b, c, d, "
                  "da, db, dc, dd, largest);",
@@ -101,14 +120,17 @@ def function(program: Program, options: Options) -> tuple[list[str], list[str]]:
     """See readable.structured_or_dispatch."""
     from psl.export.readable import HlslReadable, structured_or_dispatch
 
-    return structured_or_dispatch(HlslReadable, Hlsl, program, options, glsl=False)
+    return structured_or_dispatch(HlslReadable, lambda: Hlsl(reader_name(options.name)),
+                                  program, options, glsl=False)
 
 
 def export(program: Program, options: Options, source: str = "<program>",
-           header: str | None = None) -> str:
-    """The HLSL file; `header` replaces its export header (the Unity shader writes its own)."""
+           header: str | None = None, unity: bool = False) -> str:
+    """The HLSL file; `header` replaces its export header (the Unity shader writes its own);
+    `unity`: the sliders' defaults are the shader's Properties, not initializers."""
     n = notes(program, options)
-    exact, helpers = exact_parts(Hlsl(), program, options)
+    lang = Hlsl(reader_name(options.name))
+    exact, helpers = exact_parts(lang, program, options)
     body, functions = function(program, options)
     # Only the helpers the code calls (the rule of every dialect: psl.dialect.helpers); the
     # exact path's code calls the VM's operations (_ops.hlsl.j2), which call many.
@@ -120,7 +142,14 @@ def export(program: Program, options: Options, source: str = "<program>",
     # psl_has_nan is the exports' own (VM.cginc has none): outside the VM.cginc guard
     vm_helpers = [item for item in chosen if item[0] != "psl_has_nan"]
     export_helpers = [item for item in chosen if item[0] == "psl_has_nan"]
+    sliders = parameters(program)
+    # the program's reader where its code calls it; psl_slider where the VM's operation
+    # table (_ops.hlsl.j2, which the export never calls) names it
+    slider_reader = reader(sliders, lang.slider_reader) if f"{lang.slider_reader}(" in code \
+        else []
     return render(TEMPLATE, header=export_header(source, "hlsl") if header is None else header,
+                  sliders=sliders, slider_reader=slider_reader, unity=unity,
+                  ops_reader=reader((), READER) if exact else [],
                   source=source, name=options.name,
                   body=body, functions=functions, result=n.result, jump_note=n.jumps,
                   self_note=n.self_note, exact=exact, exact_name=options.exact_name(),

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from psl import registry
 from psl.compiler import CompileResult
 from psl.diagnostics import Span
-from psl.infer import Decoded, Flow, State, domain, merge_state, run_block
+from psl.infer import NAN_CONSTANT, BlockCopy, Decoded, Flow, block_copies, domain
 from psl.infer.domain import TOP, Val
 from psl.registry import LIMITS, Op
 
@@ -205,59 +205,24 @@ class _Seen:
             self.output = output if self.output is None else domain.join(self.output, output)
 
 
-def _rerun(flow: Flow, b: int, st: State, seen: dict[int, _Seen]) -> None:
-    code = flow.code
-    stack = list(st.stack)
-    regs = list(st.regs)
-    for k in range(flow.starts[b], flow.starts[b + 1]):
-        d = code[k]
-        op = d.op
-        inputs: list[Val] = []
-        register = None
-        out: Val | None = None
-        if op == _PUSHCONST:
-            out = d.const
-        elif op == _PUSHVAR:
-            out = register = regs[d.n]
-        elif op in (_BINOP, _UNOP, _CALL, _SETVAR, _CONDJUMP):
-            count = {_BINOP: 2, _CALL: d.arity}.get(op, 1)
-            if len(stack) < count:
-                raise ExportError("pops a value that is not on the stack")
-            inputs = stack[len(stack) - count:]
-            del stack[len(stack) - count:]
-            if op == _BINOP:
-                out = domain.binop(d.n, inputs[0], inputs[1])
-            elif op == _UNOP:
-                out = domain.unop(d.n, inputs[0])
-            elif op == _CALL:
-                out = domain.call(d.n, inputs)
-            if out is not None and out[1] is not None and op != _SETVAR:
-                # A constant folded to NaN in a lane the operation's widths give a number
-                # (0/0, asin(5)): the VM takes it for a sentinel, so the width would differ.
-                bare = [(v[0], None) for v in inputs]
-                if op == _CALL and d.n == _SWIZZLE:
-                    bare[1] = inputs[1]
-                shape = (domain.binop(d.n, *bare) if op == _BINOP else
-                         domain.unop(d.n, bare[0]) if op == _UNOP else domain.call(d.n, bare))
-                if out[0] != shape[0]:
-                    exc = ExportError("a constant expression computes NaN, which the VM "
-                                      "takes for a missing lane")
-                    exc.index = k  # the operation's own position, not its block's
-                    raise exc
-            if op == _SETVAR:
-                register = regs[d.n]
-                regs[d.n] = inputs[0] if d.pairs is None else domain.setvar(
-                    regs[d.n], inputs[0], d.pairs)
-        if out is not None:
-            stack.append(out)
-        got = seen.get(k)
+def _merge_steps(flow: Flow, copy: BlockCopy, seen: dict[int, _Seen]) -> None:
+    """Joins one entry's steps into `seen` (instruction -> what it pops, reads, pushes);
+    ExportError where the copy cannot be written typed."""
+    start = flow.starts[copy.block]
+    for i, step in enumerate(copy.steps):
+        got = seen.get(start + i)
         if got is None:
-            seen[k] = _Seen(inputs, register, out)
+            seen[start + i] = _Seen(list(step.inputs), step.register, step.output)
         else:
-            got.merge(inputs, register, out)
-        if len(stack) >= LIMITS.stack:
-            raise ExportError(f"needs {len(stack)} stack entries; the VM's ring of "
+            got.merge(list(step.inputs), step.register, step.output)
+        if step.depth >= LIMITS.stack:
+            raise ExportError(f"needs {step.depth} stack entries; the VM's ring of "
                               f"{LIMITS.stack} would overwrite its oldest ones")
+    if copy.problem is not None:
+        exc = ExportError(copy.problem)
+        if copy.problem == NAN_CONSTANT:
+            exc.index = copy.problem_at  # the operation's own position, not its block's
+        raise exc
 
 
 # ------------------------------------------------------------------------ building
@@ -283,7 +248,7 @@ class _Builder:
     names: dict[int, str]
     spans: list[Span | None]
     temps: int = 0
-    # split by widths (see _split): (block copy, target block) -> the target's copy
+    # split by widths (psl.infer.block_copies): (block copy, target block) -> the target's copy
     succ: dict[tuple[tuple, int], tuple] | None = None
     current: tuple = ()
     registers: set[tuple[int, int]] = field(default_factory=set)
@@ -462,82 +427,6 @@ def _can_make_nan(d: Decoded) -> bool:
     return False  # unary minus, not and plus give numbers for numbers
 
 
-_SPLIT_LIMIT = 4  # copies of the program's blocks that splitting by widths may make
-
-
-def _split(flow: Flow) -> tuple[dict[tuple, State], dict[tuple[tuple, int], tuple]] | None:
-    """The program's states kept apart by the widths (NaN patterns) of the stack and of
-    every register: a block reached with a variable that is a float3 on one path and a
-    float4 on another gets one copy per width, so each copy is typed (the VM decides at
-    run time; the copies decide by the path taken, which is the same). None when the
-    copies would be too many or a state has lost its stack's bottom."""
-    if not flow.states:
-        return None
-    nreg = len(next(iter(flow.states.values())).regs)
-    init = State((), False, (domain.ZERO,) * nreg, (1 << nreg) - 1, (1 << nreg) - 1)
-
-    live = _live(flow)
-
-    def key(b: int, st: State) -> tuple:
-        # registers that are dead here (written before any read) do not split the block
-        return (b, len(st.stack), tuple(v[0] for v in st.stack),
-                tuple(v[0] if live[b] >> n & 1 else -1 for n, v in enumerate(st.regs)))
-
-    states: dict[tuple, State] = {key(0, init): init}
-    succ: dict[tuple[tuple, int], tuple] = {}
-    work = [key(0, init)]
-    limit = _SPLIT_LIMIT * len(flow.edges) + 64
-    while work:
-        k = work.pop()
-        if states[k].deep:
-            return None
-        for target, out in run_block(flow, k[0], states[k], {}):
-            if target is None:
-                continue
-            nk = key(target, out)
-            succ[(k, target)] = nk
-            if not merge_state(states, nk, out):
-                continue
-            if len(states) > limit:
-                return None
-            if nk not in work:
-                work.append(nk)
-    return states, succ
-
-
-def _live(flow: Flow) -> list[int]:
-    """Per block, the registers (bits) that may be read before they are written."""
-    code = flow.code
-    nb = len(flow.edges)
-    use = [0] * nb
-    defs = [0] * nb
-    for b in range(nb):
-        u = d = 0
-        for k in range(flow.starts[b], flow.starts[b + 1]):
-            ins = code[k]
-            bit = 1 << ins.n
-            if ins.op == _PUSHVAR or (ins.op == _SETVAR and ins.pairs is not None):
-                if not d & bit:
-                    u |= bit  # a masked assignment reads the lanes it keeps
-            elif ins.op == _SETVAR:
-                d |= bit
-        use[b], defs[b] = u, d
-    live = [0] * nb
-    changed = True
-    while changed:
-        changed = False
-        for b in reversed(range(nb)):
-            out = 0
-            for t, _ in flow.edges[b]:
-                if t is not None:
-                    out |= live[t]
-            new = use[b] | (out & ~defs[b])
-            if new != live[b]:
-                live[b] = new
-                changed = True
-    return live
-
-
 def build(result: CompileResult) -> Program:
     """The typed IR of a compiled program (compile_source with inference)."""
     try:
@@ -565,20 +454,13 @@ def _build(result: CompileResult, split: bool) -> Program:
     spans = list(inference.spans)
     seen: dict[tuple, dict[int, _Seen]] = {}
     entry: dict[tuple, tuple[Val, ...]] = {}
-    succ = None
-    items: list[tuple[tuple, State]]
-    if split:
-        got = _split(flow)
-        if got is None:
-            raise ExportError("too many copies when split by widths")
-        states, succ = got
-        items = sorted(states.items())
-    else:
-        # A block reached with several stack depths (a value left in an `if`, W005) is
-        # written once per depth, so each copy has a static stack.
-        items = [((b, depth), st) for (b, _ctx, depth), st in sorted(flow.states.items())]
-    for key, st in items:
-        b = key[0]
+    # A block reached with several stack depths (a value left in an `if`, W005) is written
+    # once per depth, so each copy has a static stack; with `split`, once per width too.
+    copies = block_copies(flow, split)
+    if copies is None:
+        raise ExportError("too many copies when split by widths")
+    for copy in copies.entries:
+        key, st, b = copy.key, copy.state, copy.block
         depth = -1 if st.deep else len(st.stack)
         if depth < 0 or st.deep:
             raise ExportError("paths reach one point with ever more values on the stack "
@@ -588,13 +470,13 @@ def _build(result: CompileResult, split: bool) -> Program:
         entry[key] = st.stack if got is None else tuple(
             domain.join(x, y) for x, y in zip(got, st.stack, strict=True))
         try:
-            _rerun(flow, b, st, seen.setdefault(key, {}))
+            _merge_steps(flow, copy, seen.setdefault(key, {}))
         except ExportError as exc:
             at = flow.starts[b] if exc.index is None else exc.index
             raise ExportError(exc.reason, spans[at] if at < len(spans) else None) from None
     ids = {key: i for i, key in enumerate(sorted(entry))}
     builder = _Builder(result, flow, seen, entry, ids, dict(program.variables), spans,
-                       succ=succ)
+                       succ=copies.succ)
     blocks = {ids[key]: builder.block(key) for key in sorted(entry)}
     for blk in blocks.values():
         ends = [blk.end] if isinstance(blk.end, Jump) else [blk.end.fall, blk.end.taken]

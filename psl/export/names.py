@@ -13,23 +13,27 @@ from __future__ import annotations
 import functools
 import re
 
-from psl.dialect import all_renamed_prefixes, all_words
+from psl.dialect import EXPORT_PARAMETER, all_renamed_prefixes, all_words
 from psl.export.targets import TARGETS, target
 from psl.resources import templates_dir
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: The generated code's own locals (ir.py, exact.py: t3, r2_4, s0_1, x1, p7).
-_GENERATED = re.compile(r"[trspx][0-9]+(_[0-9]+)?")
+GENERATED = re.compile(r"[trspx][0-9]+(_[0-9]+)?")
 #: The default name: the generated code is written around it.
 DEFAULT_NAME = "psl_program"
 
 #: Every keyword, reserved word, type and built-in function of GLSL ES 3.00 and HLSL (Unity's
 #: included), from the dialects: a name the program gives a variable or a function is
-#: renamed in every export when it is one of these (psl.export.readable).
+#: renamed in every export when it is one of these (fresh_name).
 LANGUAGE_WORDS: frozenset[str] = all_words()
 #: Prefixes a language or a generated file keeps for itself: GLSL ES (`gl_`), HLSL system
 #: values (`SV_`), Unity (`unity_`, `_`), AudioLink, psl's own helpers and uniforms.
 RESERVED_PREFIXES: tuple[str, ...] = all_renamed_prefixes()
+
+# ShaderLab ends a CGPROGRAM block at the text ENDCG, wherever it stands
+_SHADERLAB_BLOCKS = re.compile("CGPROGRAM|ENDCG|CGINCLUDE|HLSLPROGRAM|ENDHLSL|HLSLINCLUDE",
+                               re.IGNORECASE)
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/|\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
 
@@ -48,6 +52,25 @@ def reserved(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def fresh_name(want: str, taken: set[str]) -> str:
+    """A name for a program's variable or function in every export: `want` made a legal
+    identifier of every target that is not a word of any language, nor in `taken` (a
+    number added); it is added to `taken`."""
+    # GLSL reserves every name with two underscores in a row
+    name = re.sub(r"_{2,}", "_", re.sub(r"\W", "_", want))
+    if not name or name[0].isdigit() or name.startswith(RESERVED_PREFIXES):
+        name = "v_" + name.lstrip("_")  # (gl_x -> v_gl_x: no suffix makes gl_x legal)
+    if name == EXPORT_PARAMETER or name in LANGUAGE_WORDS:
+        name = f"{name}v" if name.endswith("_") else f"{name}_"
+    name = _SHADERLAB_BLOCKS.sub(lambda m: f"{m.group(0)[:3]}x{m.group(0)[3:]}", name)
+    base, k = name, 2
+    while name in taken:
+        name = f"{base}{k}"
+        k += 1
+    taken.add(name)
+    return name
+
+
 def check_name(name: str, target: str) -> str | None:
     """Why `name` cannot be the exported function's name for `target`, or None."""
     if name == DEFAULT_NAME:
@@ -63,7 +86,7 @@ def check_name(name: str, target: str) -> str | None:
     if entry.language().reserves_double_underscore and "__" in name:
         return f"'{name}' holds '__', which GLSL keeps for its own names"
     if name in reserved(target) or f"{name}_exact" in reserved(target) \
-            or _GENERATED.fullmatch(name):
+            or GENERATED.fullmatch(name):
         return f"'{name}' is a keyword, built-in or generated name in {target}"
     return None
 

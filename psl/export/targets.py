@@ -41,7 +41,7 @@ class ExportTarget:
 
 
 _HLSL_NAMES = ("export/program.hlsl.j2", "export/prelude.hlsl.j2", "hlsl/_*.hlsl.j2")
-_GLSL_NAMES = ("export/_exact.glsl.j2", "glsl/_*.glsl.j2")
+_GLSL_NAMES = ("export/_*.glsl.j2", "glsl/_*.glsl.j2")  # export/_program: the shared body
 
 #: --target value -> target, in the order `psl export --help` lists them
 TARGETS: dict[str, ExportTarget] = {t.name: t for t in (
@@ -58,6 +58,13 @@ TARGETS: dict[str, ExportTarget] = {t.name: t for t in (
     ExportTarget("shadertoy", "glsl", ".glsl", "export/shadertoy.glsl.j2",
                  "a Shadertoy shader", "glslang (as a Shadertoy pass)",
                  "psl.export.shadertoy", ("export/shadertoy.glsl.j2", *_GLSL_NAMES)),
+    # no Metal compiler runs on Linux: docs/export.md says what these checks leave open
+    ExportTarget("metal", "metal", ".metal", "export/metal.metal.j2",
+                 "a Metal (MSL) fragment function",
+                 "g++ on the CPU (a stand-in metal_stdlib) against the Python VM; the "
+                 "structure of spirv-cross's MSL of the GLSL export",
+                 "psl.export.metal", ("export/metal*.metal.j2", "hlsl/_values.hlsl.j2",
+                                      "hlsl/_ops.hlsl.j2")),
 )}
 
 

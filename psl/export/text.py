@@ -58,6 +58,8 @@ class Language:
 
     float4 = "float4"
     as_float = "asfloat"  # reinterprets uint bits as a float
+    # the function slider(k) calls for a k that is not a constant (psl/export/sliders.py)
+    slider_reader = "psl_slider"
     loop_attr = ""
     uint_suffix = "u"
 

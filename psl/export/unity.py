@@ -11,6 +11,7 @@ import re
 from psl.export import hlsl
 from psl.export.ir import Program
 from psl.export.names import export_header
+from psl.export.sliders import parameters
 from psl.export.text import Options
 from psl.templating import render
 
@@ -25,8 +26,9 @@ def shader_name(source: str) -> str:
 def export(program: Program, options: Options, source: str = "<program>") -> str:
     n = hlsl.notes(program, options)
     # the HLSL file without its own header: the shader's header stands first
-    code = hlsl.export(program, options, source, header="").splitlines()
+    code = hlsl.export(program, options, source, header="", unity=True).splitlines()
     return render(TEMPLATE, header=export_header(source, "unity"), source=source,
                   name=options.name, program=code,
                   result=n.result, jump_note=n.jumps, crt=program.uses_self,
-                  audiolink=program.uses_audiolink, shader_name=shader_name(source))
+                  audiolink=program.uses_audiolink, shader_name=shader_name(source),
+                  sliders=parameters(program))

@@ -1,8 +1,9 @@
 """The formatter's guarantee, checked on every run: the new text is the same program.
 
-Three independent checks, any of which refuses the result: the tokens the compiler sees
-are identical, every comment survives in order, and both texts compile to the same
-bytecode (or, for a program with semantic errors, to the same error codes).
+Four independent checks, any of which refuses the result: the tokens the compiler sees
+are identical, every comment survives in order, the `//@slider` lines give the same
+slider table, and both texts compile to the same bytecode (or, for a program with
+semantic errors, to the same error codes).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from psl.compiler import CompileResult, compile_source
 from psl.fmt.tokens import Token
 from psl.registry import LIMITS
 from psl.syntax.parser import lex, utf16_length
+from psl.syntax.sliders import parse_sliders
 
 
 def _code_tokens(source: str) -> list[tuple[str, str]] | None:
@@ -27,6 +29,14 @@ def signature(result: CompileResult) -> bytes | tuple[str, ...]:
         return tuple(d.code for d in result.diagnostics if d.is_error)
     # NaN lanes compare unequal as floats; their bit patterns are what the VM sees
     return np.asarray(result.program.slots(), dtype="<f4").tobytes()
+
+
+def sliders(source: str) -> tuple[object, ...]:
+    """The slider table and its warnings without positions: what the world reads from the
+    program's `//@slider` lines (docs/spec.md §8.8)."""
+    table = parse_sliders(source)
+    return (tuple((s.index, s.name, s.low, s.high, s.default) for s in table.sliders),
+            tuple(d.message for d in table.diagnostics))
 
 
 def comments(tokens: list[Token]) -> list[str]:
@@ -48,6 +58,8 @@ def difference(before: str, after: str, before_tokens: list[Token],
         return "the tokens would change"
     if comments(before_tokens) != comments(after_tokens):
         return "a comment would be lost or changed"
+    if sliders(before) != sliders(after):
+        return "a slider line would change"
     if compiled is None:
         compiled = compile_source(before, lint=False)
     if signature(compiled) != signature(compile_source(after, lint=False)):

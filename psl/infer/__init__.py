@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from psl.bytecode import Instruction
 from psl.diagnostics import Diagnostic, Span, make
 from psl.infer import domain
-from psl.infer.flow import Decoded, Flow, State, analyse, merge_state, run_block
+from psl.infer.copies import NAN_CONSTANT, UNDERFLOW, BlockCopies, BlockCopy, Step, block_copies
+from psl.infer.flow import Decoded, Flow, State, analyse
 from psl.infer.graph import Loop
 from psl.infer.lints import lint
 from psl.infer.loops import Counting, LoopCost, loop_costs, loop_findings
@@ -117,10 +118,12 @@ class Inference:
 
 def infer(instructions: list[Instruction], registers: int, spans: Sequence[Span | None],
           sites: Sequence[tuple], names: dict[int, str],
-          final_span: Span | None = None, limit: int | None = None) -> Inference:
+          final_span: Span | None = None, limit: int | None = None,
+          sliders: frozenset[int] | None = None) -> Inference:
     """Infer the program's widths and constants; `spans[k]`, `sites[k]`: the source and
     call path of instruction k; `names`: register -> variable name; `limit`: the work
-    budget (default flow.budget(len(instructions)))."""
+    budget (default flow.budget(len(instructions))); `sliders`: the slider indices the
+    program's `//@slider` lines name, for W017 (None: not checked)."""
     flow = analyse(instructions, registers, limit)
     final = domain.width_set(flow.final) if flow.final is not None else frozenset()
     if not flow.complete:
@@ -131,7 +134,7 @@ def infer(instructions: list[Instruction], registers: int, spans: Sequence[Span 
     result = Inference(flow, final, costs, spans, sites=sites, names=names)
     result.counting = counting
     assigned = {d.n for d in flow.code if d.op == Op.SETVAR}
-    found = lint(flow, spans, sites, names, final_span, assigned)
+    found = lint(flow, spans, sites, names, final_span, assigned, sliders)
     for code, k, fields, hint in loop_findings(costs):
         found.add(code, k, spans[k] if k < len(spans) else None, hint, **fields)
     result.diagnostics = found.diagnostics(spans)
@@ -164,7 +167,8 @@ def _out_of_budget(flow: Flow, loop: Loop | None, spans: Sequence[Span | None],
                 budget=flow.budget if budget is None else budget, hint=hint)
 
 
-#: Decoded .. run_block: the fixed point's pieces, public for the one stage that re-walks it
-#: (psl.export.ir keeps the states of different widths apart), so no stage imports a
-#: private name of the inference.
-__all__ = ["Decoded", "Flow", "Inference", "State", "infer", "merge_state", "run_block"]
+#: Decoded, Flow, State: the fixed point's types; block_copies and its types: the widths at
+#: every instruction of each block copy, in one call, for the stage that writes typed code
+#: (psl.export.ir), so that no stage re-runs the inference's internals.
+__all__ = ["NAN_CONSTANT", "UNDERFLOW", "BlockCopies", "BlockCopy", "Decoded", "Flow",
+           "Inference", "State", "Step", "block_copies", "infer"]

@@ -8,6 +8,7 @@ grouped by source position and name the calls they hold for when not all do.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from psl.registry import Op, ResultDim
 
 _SWIZZLE = registry.SWIZZLE.id
 _POW = registry.BUILTIN_BY_NAME["pow"].id
+_SLIDER = registry.BUILTIN_BY_NAME["slider"].id
 _ARITH = {registry.BINOP_BY_SYMBOL[s].id: s for s in "+-*/"}
 _SYMBOL = {b.id: s for s, b in registry.BINOP_BY_SYMBOL.items()}
 
@@ -90,9 +92,11 @@ class Findings:
 
 
 def lint(flow: Flow, spans: Sequence[Span | None], sites: Sequence[tuple],
-         names: dict[int, str], final_span: Span | None, assigned: set[int]) -> Findings:
+         names: dict[int, str], final_span: Span | None, assigned: set[int],
+         sliders: frozenset[int] | None = None) -> Findings:
     """`spans[k]`, `sites[k]`: the source and call path of instruction k;
-    `names`: register -> variable name; `assigned`: registers some SETVAR writes."""
+    `names`: register -> variable name; `assigned`: registers some SETVAR writes;
+    `sliders`: the indices the program's `//@slider` lines name (None: no W017)."""
     found = Findings(sites)
     code = flow.code
     for k, seen in sorted(flow.seen.items()):
@@ -114,6 +118,8 @@ def lint(flow: Flow, spans: Sequence[Span | None], sites: Sequence[tuple],
             _constant_nan(found, k, span, d.op, d.n, seen.inputs)
             if d.n == _SWIZZLE:
                 _swizzle(found, k, span, *seen.inputs)
+            elif d.n == _SLIDER and sliders is not None:
+                _slider(found, k, span, seen.inputs[0], sliders)
             else:
                 _mixed_call(found, k, span, d.n, seen.inputs)
     if flow.final is not None and final_span is not None:
@@ -193,6 +199,26 @@ def _mixed_binop(found: Findings, k: int, span: Span | None, op_id: int,
     found.add("W011", k, span, op=f"'{_SYMBOL.get(op_id, '?')}'", left=kind(a), right=kind(b),
               effect=effect, hint="only a scalar is broadcast; make both sides the same "
                                   "width with a swizzle or a constructor")
+
+
+def _slider(found: Findings, k: int, span: Span | None, arg: domain.Val,
+            named: frozenset[int]) -> None:
+    """W017: slider(k) with a constant k that no `//@slider` line names (docs/spec.md §8.8)."""
+    if arg[1] is None:
+        return
+    x = domain.lanes(arg)[0]
+    # the VM masks the argument first: a NaN x lane reads as 0
+    index = math.floor(x) if math.isfinite(x) else (0 if x != x else x)
+    count, marker = registry.SLIDERS.count, registry.SLIDERS.marker
+    if isinstance(index, int) and 0 <= index < count:
+        if index in named:
+            return
+        found.add("W017", k, span, index=index, why=f"is named by no `//{marker}` line",
+                  hint=f"name it with a line such as `//{marker} {index} amount 0..1 = 0.5`")
+        return
+    found.add("W017", k, span, index=f"{x:g}",
+              why=f"is outside the {count} sliders (0-{count - 1})",
+              hint=f"read one of the sliders 0-{count - 1}")
 
 
 def _mixed_call(found: Findings, k: int, span: Span | None, builtin_id: int,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from psl.registry import BUILTINS, Builtin, ResultDim
+from psl.registry import BUILTINS, SLIDERS, Builtin, ResultDim
+from psl.syntax.sliders import SliderTable
 
 PARAMS = ("a", "b", "c", "d")
 
@@ -31,3 +32,22 @@ def markdown(b: Builtin) -> str:
 
 #: what completion offers; the compiler's internal `swizzle` is left out
 PUBLIC: tuple[Builtin, ...] = tuple(b for b in BUILTINS if not b.internal)
+
+
+def slider_text(table: SliderTable, index: int) -> str:
+    """What `slider(index)` reads, from the program's `//@slider` lines."""
+    if not 0 <= index < SLIDERS.count:
+        return f"slider({index}): outside the {SLIDERS.count} sliders (0-{SLIDERS.count - 1}), " \
+               "reads 0"
+    s = table.by_index(index)
+    if s is None:
+        return (f"slider({index}): no `//{SLIDERS.marker}` line names it, so it reads 0 "
+                f"(name it: `//{SLIDERS.marker} {index} amount 0..1 = 0.5`)")
+    return (f"slider({index}) **{s.name}**: {s.low:g}..{s.high:g}, starts at {s.default:g} "
+            f"(line {s.span.line})")
+
+
+def slider_label(table: SliderTable, index: int) -> str:
+    """A completion item's detail for the index: the slider's name and range."""
+    s = table.by_index(index)
+    return f"{s.name} {s.low:g}..{s.high:g} = {s.default:g}" if s else "unnamed: reads 0"

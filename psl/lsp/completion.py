@@ -9,7 +9,7 @@ from psl.lsp import builtins
 from psl.lsp.document import Document
 from psl.lsp.symbols import TOP
 from psl.lsp.widths import width_name
-from psl.registry import KEYWORDS, SWIZZLE_SETS, lookup_builtin
+from psl.registry import KEYWORDS, SLIDERS, SWIZZLE_SETS, lookup_builtin
 
 #: offered after '.': single lanes first, then the usual groups
 _SWIZZLES = (*SWIZZLE_SETS[0], *SWIZZLE_SETS[1], "xy", "xyz", "xyzw", "rgb", "rgba")
@@ -33,6 +33,11 @@ def completion(doc: Document, pos: types.Position) -> types.CompletionList:
     if before and before[-1].text == "." and (
             before[-1].end == offset or _only_name_between(doc, before[-1].end, offset)):
         return types.CompletionList(is_incomplete=False, items=_swizzles())
+    # `slider(` or `slider(3`: the slider indices (the number being typed set aside)
+    call = before[:-1] if before and before[-1].kind == "NUMBER" and \
+        before[-1].end == offset else before
+    if len(call) >= 2 and call[-1].text == "(" and call[-2].text.lower() == "slider":
+        return types.CompletionList(is_incomplete=False, items=_slider_indices(doc))
     items: list[types.CompletionItem] = []
     for kw in KEYWORDS:
         items.append(types.CompletionItem(kw, kind=types.CompletionItemKind.Keyword,
@@ -64,6 +69,19 @@ def completion(doc: Document, pos: types.Position) -> types.CompletionList:
             items.append(types.CompletionItem(name, kind=types.CompletionItemKind.Variable,
                                               detail=detail, sort_text=f"0{name}"))
     return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _slider_indices(doc: Document) -> list[types.CompletionItem]:
+    """`slider(`: the indices, labelled with the names the `//@slider` lines give; the named
+    ones first."""
+    table = doc.result.sliders
+    return [types.CompletionItem(
+        str(k), kind=types.CompletionItemKind.Value,
+        detail=builtins.slider_label(table, k),
+        documentation=types.MarkupContent(types.MarkupKind.Markdown,
+                                          builtins.slider_text(table, k)),
+        sort_text=f"{0 if table.by_index(k) else 1}{k}")
+        for k in range(SLIDERS.count)]
 
 
 def _only_name_between(doc: Document, start: int, end: int) -> bool:

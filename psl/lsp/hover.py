@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from lsprotocol import types
 
 from psl.fmt.tokens import Token
@@ -21,14 +23,34 @@ def _value_width(doc: Document, tok: Token, what: str) -> str:
     return f"\n\n{what}: `{width_name(ws)}`{note}"
 
 
+def _slider_index(doc: Document, k: int) -> int | None:
+    """The constant index of the `slider(NUMBER)` call whose name is code token k."""
+    code = doc.symbols.tokens
+    if k < 0 or k + 3 >= len(code) or code[k].text.lower() != "slider":
+        return None
+    if code[k + 1].text != "(" or code[k + 2].kind != "NUMBER" or code[k + 3].text != ")":
+        return None
+    try:
+        return math.floor(float(code[k + 2].text))
+    except (ValueError, OverflowError):
+        return None
+
+
+def _slider(doc: Document, k: int) -> str:
+    index = _slider_index(doc, k)
+    return "" if index is None else "\n\n" + builtins.slider_text(doc.result.sliders, index)
+
+
 def hover(doc: Document, pos: types.Position) -> types.Hover | None:
     offset = doc.index.offset(pos)
     tok = token_at(doc, offset)
     if tok is None:
         return None
     if tok.kind != "IDENT":
-        # an operator: the width of what it computes (for a chain, the chain up to it)
-        text = _value_width(doc, tok, f"`{tok.text}` gives").strip()
+        # an operator: the width of what it computes (for a chain, the chain up to it);
+        # the number of `slider(0)`: its slider line
+        k = next((i for i, t in enumerate(doc.symbols.tokens) if t is tok), -1)
+        text = (_value_width(doc, tok, f"`{tok.text}` gives") + _slider(doc, k - 2)).strip()
         if not text:
             return None
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
@@ -54,7 +76,9 @@ def _describe(doc: Document, tok: Token, k: int) -> str:
         return ""
     if occ.kind == "builtin":
         b = lookup_builtin(tok.text)
-        return builtins.markdown(b) + _value_width(doc, tok, "This call") if b else ""
+        if b is None:
+            return ""
+        return builtins.markdown(b) + _value_width(doc, tok, "This call") + _slider(doc, k)
     if occ.kind == "function":
         fn = doc.symbols.functions.get(tok.text)
         if fn is None:

@@ -176,6 +176,19 @@ impl("time")(lambda args, dims, ctx: ctx.inputs.time4())
 impl("deltatime")(lambda args, dims, ctx: ctx.inputs.deltatime4())
 impl("button")(lambda args, dims, ctx: ctx.inputs.button4())
 impl("axis")(lambda args, dims, ctx: ctx.inputs.axis4())
+
+
+@impl("slider")
+def _slider(args, dims, ctx):
+    # slider floor(a.x) of SLIDERS.count, 0 outside them; NaN fails both tests (§8.8)
+    k = np.floor(lane(args[0], 0))
+    values = ctx.inputs.slider_values()
+    with np.errstate(invalid="ignore"):
+        ok = (k >= 0) & (k < values.shape[0])
+    at = np.where(ok, k, 0).astype(np.int64)
+    return np.where(ok, values[at], F32(0))[None]
+
+
 impl("resolution")(lambda args, dims, ctx: np.array(
     [[ctx.inputs.width], [ctx.inputs.height]], F32))
 impl("round")(lambda args, dims, ctx: to4(np.round(args[0])))  # numpy rounds half to even

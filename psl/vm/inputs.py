@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from psl.bytecode import F32
+from psl.registry import SLIDERS
 
 
 @dataclass
@@ -26,6 +27,8 @@ class Inputs:
     video: np.ndarray | None = None
     is_avpro: bool = False  # AVPro video is upside down: sample at (u, 1 - v)
     audiolink: np.ndarray | None = None
+    # slider(k) reads sliders[k] (docs/spec.md §8.8); a world that never sets them reads 0
+    sliders: tuple[float, ...] = (0.0,) * SLIDERS.count
 
     def time4(self) -> np.ndarray:
         # computed in float64, then rounded to float32 (golden/manifest.json settings)
@@ -42,6 +45,13 @@ class Inputs:
 
     def axis4(self) -> np.ndarray:
         return np.asarray(self.axis, np.float64).astype(F32).reshape(4, 1)
+
+    def slider_values(self) -> np.ndarray:
+        """The SLIDERS.count values as float32 (missing ones 0, extra ones ignored)."""
+        out = np.zeros(SLIDERS.count, F32)
+        given = np.asarray(self.sliders, np.float64).astype(F32)[: SLIDERS.count]
+        out[: given.shape[0]] = given
+        return out
 
     def uv_grid(self) -> tuple[np.ndarray, np.ndarray]:
         """u and v of every pixel, row-major from the bottom row: float32 [H*W] each."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from psl.registry import LIMITS
+from psl.registry import LIMITS, SLIDERS
 from psl.vm.inputs import Inputs
 from psl.vm.machine import Stats, decode, execute
 
@@ -25,6 +25,7 @@ class RenderSettings:
     video: np.ndarray | None = None
     is_avpro: bool = False
     audiolink: np.ndarray | None = None
+    sliders: tuple[float, ...] = (0.0,) * SLIDERS.count  # slider(k)'s values (§8.8)
     max_jumps: int = LIMITS.jumps
     max_steps: int = LIMITS.steps  # the work budget (docs/spec.md §5.4)
 
@@ -39,6 +40,8 @@ class RenderSettings:
             raise ValueError("max_jumps must not be negative")
         if self.max_steps < 0:
             raise ValueError("max_steps must not be negative")
+        if len(self.sliders) != SLIDERS.count:
+            raise ValueError(f"sliders takes {SLIDERS.count} numbers")
 
 
 @dataclass
@@ -64,7 +67,7 @@ def frames(slots: np.ndarray, settings: RenderSettings,
             time=settings.time + k / settings.fps, delta_time=1.0 / settings.fps,
             button=settings.button, axis=settings.axis, self_texture=previous,
             camera=settings.camera, video=settings.video, is_avpro=settings.is_avpro,
-            audiolink=settings.audiolink)
+            audiolink=settings.audiolink, sliders=settings.sliders)
         img, stats = execute(slots, inputs, settings.max_jumps, code=code, on_tile=on_tile,
                              tile=tile, max_steps=settings.max_steps)
         previous = img

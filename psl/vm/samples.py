@@ -54,12 +54,16 @@ def test_audiolink() -> np.ndarray:
                     axis=-1).astype(F32)
 
 
-def reference_inputs() -> Inputs:
-    """Frame 0 of the SPEC §9 settings; `self()` reads zeros, no AudioLink texture."""
-    return Inputs(width=REFERENCE_WIDTH, height=REFERENCE_HEIGHT, time=REFERENCE_TIME,
-                  delta_time=1.0 / REFERENCE_FPS, button=REFERENCE_BUTTON,
-                  axis=REFERENCE_AXIS, camera=reference_camera(), video=reference_video(),
-                  is_avpro=False)
+def reference_inputs(sliders: Sequence[float] | None = None) -> Inputs:
+    """Frame 0 of the SPEC §9 settings; `self()` reads zeros, no AudioLink texture;
+    `sliders`: slider(k)'s values (the program's defaults; default zeros)."""
+    inputs = Inputs(width=REFERENCE_WIDTH, height=REFERENCE_HEIGHT, time=REFERENCE_TIME,
+                    delta_time=1.0 / REFERENCE_FPS, button=REFERENCE_BUTTON,
+                    axis=REFERENCE_AXIS, camera=reference_camera(), video=reference_video(),
+                    is_avpro=False)
+    if sliders is not None:
+        inputs.sliders = tuple(float(x) for x in sliders)
+    return inputs
 
 
 def corner_and_centre_pixels(width: int, height: int) -> tuple[tuple[int, int], ...]:

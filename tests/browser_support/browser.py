@@ -85,7 +85,9 @@ def frame_inputs(inputs: Inputs) -> dict[str, Any]:
     return {"time": float(inputs.time), "deltaTime": float(inputs.delta_time),
             "button": [float(x) for x in inputs.button], "axis": [float(x) for x in inputs.axis],
             "width": int(inputs.width), "height": int(inputs.height),
-            "isAvpro": bool(inputs.is_avpro)}
+            "isAvpro": bool(inputs.is_avpro),
+            # the values render.js uploads to the VM's slider array (registry.SLIDERS.uniform)
+            "sliders": [float(x) for x in inputs.slider_values()]}
 
 
 class BrowserVM:

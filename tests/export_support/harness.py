@@ -122,7 +122,9 @@ class ExportRunner:
     def _buffer(self, data: np.ndarray, struct_size: int, writable: bool = False):
         return make_buffer(self.device, self._spy, data, struct_size, writable)
 
-    def render(self, which: int, inputs: Inputs) -> Output:
+    def render(self, which: int, inputs: Inputs, uniforms: dict[str, float] | None = None
+               ) -> Output:
+        """`uniforms`: values of the exports' own globals (their sliders, by name)."""
         w, h = inputs.width, inputs.height
         samplers, texels = texture_vars(inputs, audiolink=True)
         out_buf = self._buffer(np.zeros((w * h, 4), np.float32), 16, writable=True)
@@ -136,17 +138,19 @@ class ExportRunner:
             "psl_which": which,
             **input_vars(self._spy, inputs),
             **samplers,
+            **(uniforms or {}),
         })
         image = out_buf.to_numpy().view(np.float32).reshape(h, w, 4).copy()
         bits = flags.to_numpy().view(np.uint32).reshape(h, w)
         return Output(image, (bits & 1) != 0, (bits & 2) != 0)
 
-    def render_frames(self, which: int, frames: list[Inputs]) -> list[Output]:
+    def render_frames(self, which: int, frames: list[Inputs],
+                      uniforms: dict[str, float] | None = None) -> list[Output]:
         """Each frame's output is the next one's self texture, as in the VM tests."""
         outs: list[Output] = []
         previous = frames[0].self_texture
         for inputs in frames:
-            o = self.render(which, replace(inputs, self_texture=previous))
+            o = self.render(which, replace(inputs, self_texture=previous), uniforms)
             outs.append(o)
             previous = o.image
         return outs

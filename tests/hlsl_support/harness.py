@@ -40,6 +40,12 @@ def reference_video(width: int = 64, height: int = 64) -> np.ndarray:
         np.ones_like(i, dtype=np.float64)))
 
 
+#: slider(k)'s values in the VM differential tests (frames_for in test_hlsl_vm.py and
+#: test_glsl_vm.py; reference_inputs leaves them 0, as a world without sliders does):
+#: distinct, signed, one not a short decimal
+SLIDER_VALUES = (0.5, -1.25, 2.0, 0.1, 3.0, -0.75, 10.0, 1e-3)
+
+
 def reference_inputs(frame: int = 0, width: int = 64, height: int = 64) -> Inputs:
     """The SPEC §9 settings of frame k (t = 1.25 + k/60)."""
     return Inputs(width=width, height=height, time=1.25 + frame / 60, delta_time=1 / 60,
@@ -112,6 +118,7 @@ def input_vars(spy, inputs: Inputs) -> dict:
         "_IsAVProInput": 1.0 if inputs.is_avpro else 0.0,
         "_InputButton": spy.float4(*inputs.button4().ravel().tolist()),
         "_InputAxis": spy.float4(*inputs.axis4().ravel().tolist()),
+        registry.SLIDERS.uniform: [float(x) for x in inputs.slider_values()],
     }
 
 

@@ -83,7 +83,11 @@ class Generator:
         if k < 0.75 and names:
             name = r.choice(names)
             return f"{name}.{self.lex.swizzle()}" if r.random() < 0.25 else name
-        text = f"{self.lex.builtin(r.choice(tables.INPUTS))}()"
+        if k >= 1.0 - 0.25 * self.mode.slider_reads:
+            # the top of k's range, so programs without slider reads keep their draws
+            text = f"{self.lex.builtin(tables.SLIDER)}({r.choice(tables.SLIDER_INDICES)})"
+        else:
+            text = f"{self.lex.builtin(r.choice(tables.INPUTS))}()"
         return f"{text}.{self.lex.swizzle()}" if r.random() < 0.25 else text
 
     def call(self, depth: int, names: list[str]) -> str:
@@ -183,6 +187,26 @@ class Generator:
         self.functions.append((name, len(params)))
         return [f"fun {name}({', '.join(params)}) {{", *body, "}"]
 
+    def slider_lines(self) -> list[str]:
+        """`//@slider` lines for some of the indices (comments to the compilers; the VMs
+        read the values a host sets); in the wild, odd spacing and now and then a line
+        the world ignores (W015) or a default outside the range (W016)."""
+        r = self.rng
+        out = []
+        for index in r.sample(tables.SLIDER_INDICES[:-1], r.randint(1, 3)):
+            low = r.choice(("0", "-1", "0.5", "-2.25", "10"))
+            high = r.choice(("1", "4", "100.5"))
+            default = r.choice(("0", "0.5", "1", "3", "-7"))
+            gap = r.choice(("", " ", "\t")) if self.mode.wild else ""
+            name = f"s{index}"
+            line = f"//{gap}{tables.SLIDER_MARKER} {index} {name} {low}..{high} = {default}"
+            if self.mode.wild and r.random() < 0.15:
+                line = r.choice((f"//{tables.SLIDER_MARKER} {index}",  # no name: W015
+                                 f"//{tables.SLIDER_MARKER} {index} {name} 2..1",
+                                 f"//{tables.SLIDER_MARKER} {index + 8} far"))
+            out.append(line)
+        return out
+
     def program(self) -> str:
         r = self.rng
         mode = self.mode
@@ -207,6 +231,8 @@ class Generator:
         if final >= mode.no_final:
             value = self.expr(4, names)
             lines.append(f"return {value};" if r.random() < 0.25 else value)
+        if mode.slider_lines and r.random() < mode.slider_lines:  # (no draw when 0)
+            lines[:0] = self.slider_lines()
         text = "\n".join(lines)
         if mode.wild and r.random() < 0.1:
             text = "// generated\n" + text

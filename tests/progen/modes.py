@@ -64,6 +64,12 @@ class Mode:
     #: statements `gN += f(...);` the program adds per function, so that its loops are
     #: inlined that many times (0: functions are called only where expressions happen to)
     function_calls: int = 0
+    #: share of builtin leaves that read a slider with a constant index, `slider(3)` (about;
+    #: taken from the top of the leaf's own draw)
+    slider_reads: float = 0.3
+    #: chance that the program starts with `//@slider` lines naming some sliders (comments:
+    #: only in the mode whose programs have comments anyway)
+    slider_lines: float = 0.0
 
 
 # "X" and "x" differ (names are case-sensitive); one variable shares a builtin's name
@@ -86,6 +92,7 @@ COMPILER = Mode(
     self_feedback=0.0,
     block_values=0.4,
     no_final=0.15,
+    slider_lines=0.3,
 )
 
 VM = Mode(
@@ -130,6 +137,7 @@ DEEP = Mode(
     else_if=0.75,
     function_nesting=8,
     function_calls=2,
+    slider_reads=0.0,  # about statements; keeps the programs this budget was measured on
 )
 
 MODES: dict[str, Mode] = {m.name: m for m in (COMPILER, VM, DEEP)}

@@ -11,6 +11,10 @@ CALLABLE: tuple[registry.Builtin, ...] = tuple(b for b in registry.BUILTINS if n
 INPUTS: tuple[registry.Builtin, ...] = tuple(b for b in CALLABLE if b.arity == 0)
 #: The feedback builtin: last frame's output, read by the VM mode's feedback statement.
 SELF: registry.Builtin = registry.BUILTIN_BY_NAME["self"]
+#: slider(k) with a constant k (docs/spec.md §8.8): the indices, and one past them (reads 0)
+SLIDER: registry.Builtin = registry.BUILTIN_BY_NAME["slider"]
+SLIDER_INDICES: tuple[int, ...] = tuple(range(registry.SLIDERS.count + 1))
+SLIDER_MARKER: str = registry.SLIDERS.marker
 
 BINOPS: tuple[str, ...] = tuple(o.symbol for o in registry.BINARY_OPERATORS)
 UNOPS: tuple[str, ...] = tuple(u.symbol for u in registry.UNARY_OPERATORS)

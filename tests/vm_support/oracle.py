@@ -184,6 +184,10 @@ def builtin(bid: int, args: list[np.ndarray], dims: list[int], px: dict) -> np.n
             return np.array([F(x * F(math.pi / 180)) for x in a], F)
         if bid == 55:
             return np.array([F(x * F(180 / math.pi)) for x in a], F)
+        if bid == 60:  # slider floor(a.x) of the frame's values, 0 outside them (§8.8)
+            values = px.get("sliders", ())
+            k = math.floor(float(a[0])) if math.isfinite(float(a[0])) else -1
+            return np.array([F(values[k]) if 0 <= k < len(values) else F(0), S, S, S], F)
         if bid in (56, 57, 58, 59):  # correctly rounded: float64, then float32
             fn = {56: np.sinh, 57: np.cosh, 58: np.tanh, 59: np.log10}[bid]
             return np.asarray(fn(a.astype(np.float64)), np.float64).astype(F)

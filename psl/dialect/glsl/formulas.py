@@ -159,6 +159,8 @@ BUILTIN_GLSL: dict[str, str] = {
     "sinh": "psl_sinh(a, ex)",
     "cosh": "ex + 0.25 / ex",
     "tanh": "psl_tanh(a, ex)",
+    # the screen's sliders (vm.frag's psl_slider reads its uniform array)
+    "slider": "vec4(psl_slider(a.x), 0.0, 0.0, 0.0)",
     # AudioLink: the functions of AudioLink.cginc over the texels al0, al1 (see UNITS).
     "audiolinkgetversion": "vec4(psl_al_version(al0.x), 0.0, 0.0, 0.0)",
     "audiolinkdata": "al0",

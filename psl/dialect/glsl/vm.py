@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from psl import registry
 from psl.dialect.glsl.formulas import BINOP_GLSL, BUILTIN_GLSL, UNIT_INPUTS, UNITS, UNOP_GLSL
 from psl.dialect.sentinels import with_result_rule
+from psl.dialect.tables import arity_groups, binary_rows, common_context, unary_rows
 
 #: Argument names inside builtin expressions (psl.dialect.glsl.formulas), in argument order.
 ARG_NAMES = ("a", "b", "c", "d")
@@ -104,55 +105,23 @@ def call_variants() -> list[dict[str, object]]:
     return variants
 
 
-def binop_cases() -> list[Case]:
-    missing = [o.symbol for o in registry.BINARY_OPERATORS if o.symbol not in BINOP_GLSL]
-    if missing:
-        raise MissingGlslError(f"binary operators without GLSL: {', '.join(missing)}")
-    return [Case(o.id, o.symbol, BINOP_GLSL[o.symbol]) for o in registry.BINARY_OPERATORS]
-
-
-def unop_cases() -> list[dict[str, object]]:
-    missing = [o.symbol for o in registry.UNARY_OPERATORS if o.symbol not in UNOP_GLSL]
-    if missing:
-        raise MissingGlslError(f"unary operators without GLSL: {', '.join(missing)}")
-    return [{"code": o.code, "symbol": o.symbol, "code_glsl": UNOP_GLSL[o.symbol]}
-            for o in registry.UNARY_OPERATORS]
-
-
-def _arity_groups() -> list[tuple[int, list[int]]]:
-    groups: dict[int, list[int]] = {}
-    for b in sorted(registry.BUILTINS, key=lambda b: b.id):
-        if b.arity:
-            groups.setdefault(b.arity, []).append(b.id)
-    return sorted(groups.items())
-
-
 def context(max_jumps: int = registry.LIMITS.jumps,
             max_steps: int = registry.LIMITS.steps) -> dict[str, object]:
     """Template variables of every GLSL output."""
-    if max_jumps < 0:
-        raise ValueError("max_jumps must be >= 0")
-    if not 0 <= max_steps < 2**32:
-        raise ValueError("max_steps must be between 0 and 2^32 - 1")
-    limits = registry.LIMITS
+    common = common_context(max_jumps, max_steps)
     max_arity = max(b.arity for b in registry.BUILTINS)
     if max_arity > len(ARG_NAMES):
         raise MissingGlslError(f"a builtin takes {max_arity} arguments; vm.frag names "
                                f"{len(ARG_NAMES)}")
     cases = builtin_cases()
     return {
-        "max_jumps": max_jumps,
-        "max_steps": max_steps,
-        "slots": limits.slots,
-        "registers": limits.registers,
-        "stack": limits.stack,
+        **common,
         "mode_cost": MODE_COST,
-        "op": {o.name: int(o) for o in registry.Op},
-        "arity_groups": _arity_groups(),
-        "padded": [b for b in sorted(registry.BUILTINS, key=lambda b: b.id) if b.pad],
+        "arity_groups": arity_groups(),
         "call_variants": call_variants(),
         "textured_cases": [c for c in cases if textured(registry.BUILTIN_BY_ID[c.id])],
         "arg_names": ARG_NAMES,
-        "binops": binop_cases(),
-        "unops": unop_cases(),
+        "binops": [Case(*row) for row in binary_rows(BINOP_GLSL, MissingGlslError, "GLSL")],
+        "unops": [{"code": code, "symbol": symbol, "code_glsl": text}
+                  for code, symbol, text in unary_rows(UNOP_GLSL, MissingGlslError, "GLSL")],
     }

@@ -66,6 +66,8 @@ BUILTIN_HLSL: dict[str, str] = {
     # clamp keeps GPUs that compute tanh from exp(2a) from reaching inf / inf = NaN.
     "tanh": "tanh(clamp(a, -10.0, 10.0))",
     "log10": "log10(a)",
+    # the screen's sliders (VM.cginc's psl_slider reads its uniform array)
+    "slider": "psl_scalar(psl_slider(a.x))",
     # AudioLink (compiled only with AUDIOLINK defined); names from AudioLink.cginc. The
     # scalar ones take `.x`: some AudioLink versions return float4 from the amplitude
     # functions, and `.x` of a float is the float itself.

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from psl import registry
 from psl.dialect.hlsl.formulas import BINOP_HLSL, BUILTIN_HLSL, UNOP_HLSL
 from psl.dialect.sentinels import with_result_rule
+from psl.dialect.tables import arity_groups, binary_rows, common_context, unary_rows
 
 #: registry extension name -> the preprocessor symbol that enables it in VM.cginc
 EXTENSION_DEFINES: dict[str, str] = {"audiolink": "AUDIOLINK"}
@@ -53,56 +54,20 @@ def builtin_cases() -> list[BuiltinCase]:
     return cases
 
 
-def binop_cases() -> list[BinopCase]:
-    missing = [o.symbol for o in registry.BINARY_OPERATORS if o.symbol not in BINOP_HLSL]
-    if missing:
-        raise MissingHlslError(f"binary operators without HLSL: {', '.join(missing)}")
-    return [BinopCase(o.id, o.symbol, BINOP_HLSL[o.symbol]) for o in registry.BINARY_OPERATORS]
-
-
-def unop_cases() -> list[dict[str, object]]:
-    missing = [o.symbol for o in registry.UNARY_OPERATORS if o.symbol not in UNOP_HLSL]
-    if missing:
-        raise MissingHlslError(f"unary operators without HLSL: {', '.join(missing)}")
-    return [
-        {"code": o.code, "symbol": o.symbol, "hlsl": UNOP_HLSL[o.symbol]}
-        for o in registry.UNARY_OPERATORS
-    ]
-
-
-def _arity_groups() -> list[tuple[int, list[int]]]:
-    groups: dict[int, list[int]] = {}
-    for b in sorted(registry.BUILTINS, key=lambda b: b.id):
-        if b.arity > 4:  # psl_call pops into four named values
-            raise ValueError(f"builtin {b.name}: the HLSL VM takes at most 4 arguments")
-        if b.arity:
-            groups.setdefault(b.arity, []).append(b.id)
-    return sorted(groups.items())
-
-
 def context(max_jumps: int = registry.LIMITS.jumps, audiolink: bool = False,
             max_steps: int = registry.LIMITS.steps) -> dict[str, object]:
     """Template variables of every HLSL output."""
-    if max_jumps < 0:
-        raise ValueError("max_jumps must be >= 0")
-    if not 0 <= max_steps < 2**32:
-        raise ValueError("max_steps must be between 0 and 2^32 - 1")
     limits = registry.LIMITS
     ctx = {
-        "max_jumps": max_jumps,
-        "max_steps": max_steps,
+        **common_context(max_jumps, max_steps),
         "audiolink": audiolink,
-        "slots": limits.slots,
-        "registers": limits.registers,
-        "stack": limits.stack,
         "texture_width": limits.texture_width,
         "texture_height": limits.texture_height,
-        "op": {o.name: int(o) for o in registry.Op},
-        "arity_groups": _arity_groups(),
-        "padded": [b for b in sorted(registry.BUILTINS, key=lambda b: b.id) if b.pad],
+        "arity_groups": arity_groups(4),  # psl_call pops into four named values
         "builtin_cases": builtin_cases(),
-        "binops": binop_cases(),
-        "unops": unop_cases(),
+        "binops": [BinopCase(*row) for row in binary_rows(BINOP_HLSL, MissingHlslError, "HLSL")],
+        "unops": [{"code": code, "symbol": symbol, "hlsl": text}
+                  for code, symbol, text in unary_rows(UNOP_HLSL, MissingHlslError, "HLSL")],
         "height_scale": registry.RELIEF.height_scale,  # Screen.shader's default relief
         "max_displacement": registry.RELIEF.max_displacement,  # and its clamp
     }
