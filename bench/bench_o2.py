@@ -53,7 +53,8 @@ def corpus_rows() -> list[tuple]:
         s0, s2 = got[0][2], got[2][2]
         ok = ~s0.hit_jump_limit & ~s0.spent
         same = np.array_equal(got[0][1].view(np.uint32)[ok], got[2][1].view(np.uint32)[ok])
-        assert same and (s2.jumps <= s0.jumps).all(), name
+        # a pixel the work budget stops at -O0 gets further at -O2: its jumps may be more
+        assert same and (s2.jumps <= s0.jumps)[~s0.spent].all(), name
         rows.append((name, len(p0.instructions), len(got[1][0].instructions),
                      len(got[2][0].instructions), float(s0.exec_instructions.mean()),
                      float(got[1][2].exec_instructions.mean()), float(s2.dispatched.mean()),
@@ -86,7 +87,7 @@ def generated_rows(count: int) -> list[tuple]:
                       (p0, opt.optimize(p0, 1)[0], opt.optimize(p0, 2)[0]))
         ok = ~f0.hit & ~f0.spent
         assert np.array_equal(f0.out.view(np.uint32)[:, ok], f2.out.view(np.uint32)[:, ok])
-        assert (f2.jumps <= f0.jumps).all(), seed
+        assert (f2.jumps <= f0.jumps)[~f0.spent].all(), seed
         e0, m0 = f0.exec.mean(), f0.memory.mean()
         if e0 == 0 or m0 == 0:
             continue
@@ -121,7 +122,7 @@ def main() -> None:
         "-O2; *dispatched* counts a fused instruction once, *memory* is stack+register "
         "memory operations (§11.4); at -O0 and -O1 dispatched = executed. Every run also "
         "checked the -O1 contract (finishing pixels bit-identical to -O0, no pixel with more "
-        "jumps).", "",
+        "jumps but one the work budget stops at -O0, which -O2 takes further).", "",
         "## Acceptance", "",
         "| figure | -O1 / -O0 | -O2 / -O0 |", "|---|---:|---:|",
         f"| dispatched, corpus geomean ({len(corpus)} programs) | {c_o1:.3f} | "

@@ -45,19 +45,23 @@ CORPUS = ROOT / "tests" / "corpus"
 MANIFEST = json.loads((CORPUS / "golden" / "manifest.json").read_text(encoding="utf-8"))
 
 
-def time_dispatch(vm: SlangVM, bound: dict, pool) -> tuple[float, float | None]:
-    """Milliseconds from dispatch to idle queue, and the GPU's timestamps' difference."""
+def time_dispatch(vm: SlangVM, bound: dict, pool) -> tuple[float, float | None, float]:
+    """Milliseconds from dispatch to idle queue, the GPU's timestamps' difference, and the
+    CPU time this process spent meanwhile (on the CPU device: the frame's own work, which
+    other jobs on a shared host do not lengthen as they do the wall time)."""
     kwargs = {} if pool is None else {"query_pool": pool, "query_index_before": 0,
                                       "query_index_after": 1}
     start = time.perf_counter()
+    cpu = time.process_time()
     vm.dispatch(bound, **kwargs)
     vm.device.wait_for_idle()
     wall = (time.perf_counter() - start) * 1000
+    cpu = (time.process_time() - cpu) * 1000
     if pool is None:
-        return wall, None
+        return wall, None, cpu
     t0, t1 = pool.get_timestamp_results(0, 2)
     pool.reset()
-    return wall, (t1 - t0) * 1000
+    return wall, (t1 - t0) * 1000, cpu
 
 
 def timestamp_pool(vm: SlangVM):
@@ -137,6 +141,7 @@ def main() -> None:
     pools = {al: timestamp_pool(vm) for al, vm in vms.items()}
     adapter = vms[False].device.info.adapter_name
     rows = []
+    cpu_rows: list[tuple[float, ...]] = []
     for name in sorted(args.only or MANIFEST["programs"]):
         source = (CORPUS / MANIFEST["programs"][name]["source"]).read_text(encoding="utf-8")
         al = "audiolink" in source.lower()
@@ -148,12 +153,14 @@ def main() -> None:
                  for level in levels]
         walls: list[list[float]] = [[], []]
         gpus: list[list[float]] = [[], []]
+        cpus: list[list[float]] = [[], []]
         for k in (0, 1):
             time_dispatch(vm, bound[k], pool)  # warm-up
         for _ in range(args.runs):  # alternating, so that a busy host slows both alike
             for k in (0, 1):
-                wall, gpu = time_dispatch(vm, bound[k], pool)
+                wall, gpu, cpu = time_dispatch(vm, bound[k], pool)
                 walls[k].append(wall)
+                cpus[k].append(cpu)
                 if gpu is not None:
                     gpus[k].append(gpu)
         r0, r1 = (vm.read(b) for b in bound)
@@ -162,6 +169,7 @@ def main() -> None:
         row = (name, *(statistics.median(w) for w in walls),
                *(statistics.median(g) if g else None for g in gpus), same, *executed)
         rows.append(row)
+        cpu_rows.append(tuple(statistics.median(c) for c in cpus))
         print(f"{name}: {row[1]:.2f} ms -> {row[2]:.2f} ms", flush=True)
     have_gpu = all(r[3] is not None for r in rows)
     clock = "GPU" if args.device != "cpu" else "timestamp"
@@ -199,6 +207,15 @@ def main() -> None:
     col = (3, 4) if have_gpu else (1, 2)
     geo = math.exp(sum(math.log(r[col[1]] / r[col[0]]) for r in rows) / len(rows))
     lines += ["", f"Geometric mean {on} / -O0: **{geo:.2f}**."]
+    if args.device == "cpu":
+        cgeo = math.exp(sum(math.log(c1 / c0) for c0, c1 in cpu_rows) / len(cpu_rows))
+        lines += ["", "The CPU time of this process during each dispatch (median; the CPU "
+                  "device runs the shader on the host, so this is the frame's own work, "
+                  "which other jobs on a shared host lengthen less than the wall time):", "",
+                  f"| program | -O0 CPU ms | {on} CPU ms | {on} / -O0 |", "|---|---:|---:|---:|"]
+        lines += [f"| {r[0]} | {c0:.1f} | {c1:.1f} | {c1 / c0:.2f} |"
+                  for r, (c0, c1) in zip(rows, cpu_rows, strict=True)]
+        lines += ["", f"Geometric mean {on} / -O0 of the CPU time: **{cgeo:.2f}**."]
     if args.goldens:
         lines += golden_lines(vms)
     args.out.mkdir(parents=True, exist_ok=True)

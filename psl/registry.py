@@ -193,12 +193,16 @@ FUSED_MAX_STEPS = 7
 FUSED_FIRST_OP = 64
 #: The fused instructions, chosen from measurement (bench/results/o2-sequences.md): dynamic
 #: sequence frequencies at -O1 over the corpus and 1,000 generated programs, picked greedily
-#: by dispatches saved. Append only: a pattern's opcode is its index here + FUSED_FIRST_OP.
+#: by dispatches saved (the first 48), then by the stack+register memory operations they
+#: save on the corpus, patterns of at most 5 steps (bench/bench_o2_select.py --longest 5).
+#: Append only: a pattern's opcode is its index here + FUSED_FIRST_OP.
 FUSED_PATTERNS: tuple[str, ...] = (
     "KB", "VW", "VKB", "BB", "CW", "CC", "SK", "BC", "VKBSG", "VKBJ", "VVB", "KC", "VB", "CB",
     "CKBS", "KJ", "KS", "CS", "VWVW", "CWCWB", "KVW", "BCSC", "BS", "VWKB", "SG", "KBKB",
     "CCCC", "BKBBK", "KK", "BCBB", "SVV", "VBSV", "VKBS", "VVKB", "CBB", "CKB", "BKVWB",
     "KSKS", "BBBS", "BJ", "SKS", "CWC", "CK", "KBJ", "SVVB", "VV", "VWVWB", "KCB",
+    "VVKBB", "BCWCW", "VVCK", "BKBJ", "BVVBB", "BKCBC", "VWS", "KVWC", "KVWB", "KVWBB",
+    "KVBBB", "VCKBS", "KCSVV", "VVBBS", "VC", "CKBKC", "VWCBB", "BCS", "KKVWB",
 )
 
 

@@ -1,6 +1,7 @@
 """Forwarding single-use values (docs/spec.md §10.6): `T; SETVAR r; …; PUSHVAR r` in one
 basic block, where that PUSHVAR is the next instruction of the block naming r, r is dead
-after it, T is a tree (§10.1) and no instruction in between assigns a register T reads,
+after it, T is a tree (§10.1) and no instruction between T and the read (but the SETVAR r
+itself) assigns a register T reads,
 becomes `…; T`: the value is computed where it is used, saving the SETVAR and the PUSHVAR.
 Trees have no side effects and read the same registers at both places, so the value is the
 same. A block's candidates are taken in order; a tree may hold the read of one taken
@@ -56,6 +57,12 @@ def choose(code: Code, s: int, e: int, after: list[int], plan: Plan) -> None:
             if code.ops[j] == PUSHVAR:
                 # a read an earlier candidate moved its tree to: that tree's reads
                 reads |= plan.reads_of.get(j, {code.reg(j) % LIMITS.registers})
+        # a store that pops T after other code: that code must not assign what T reads
+        # either (T's value is computed later now)
+        for j in range(t.end + 1, k):
+            if (j not in plan.dead and code.ops[j] == SETVAR
+                    and code.reg(j) % LIMITS.registers in reads):
+                return
         for j in range(k + 1, e):
             if j in plan.dead:
                 continue  # deleted: it names no register
@@ -98,10 +105,12 @@ def build(code: Code, plan: Plan) -> Code | None:
 
     def in_place(k: int) -> bool:
         """Does instruction k (old index) stay where it was? A tree stays when it moves to
-        the instruction right after its SETVAR and that read stays."""
+        the instruction right after its SETVAR, the SETVAR right after the tree, and that
+        read stays. (A tree whose SETVAR pops it later, after other code, moves past that
+        code: a jump to the tree must land on that code.)"""
         while k in owner:
             j = owner[k]
-            if j != moved[j][2] + 1:
+            if j != moved[j][2] + 1 or moved[j][1] + 1 != moved[j][2]:
                 return False
             k = j
         return k not in gone
