@@ -273,6 +273,11 @@ def generate(folder: Path, optimize: int) -> Path:
     from tests.udon_support.scripts import without_namespace  # the tool looks at top level
 
     cs.write_text(without_namespace(text), encoding="utf-8")
+    # the tool builds every .cs of the folder with its stubs, which hold the Compiler's
+    # Udon API only: the world's other behaviours (VRC SDK3 types) stay out
+    for other in folder.glob("*.cs"):
+        if other.name != "Compiler.cs":
+            other.unlink()
     return folder
 
 
