@@ -14,6 +14,11 @@ Regenerated on purpose, with the reason here, never to make this test pass
 - issue 41: the HLSL and WebGL VMs (VM.cginc, vm.frag) run the fused instructions (-O2,
   docs/spec.md §11.4) from a table generated from registry.FUSED, and spec §11 says so;
   the exports' exact path is unchanged.
+- issue 42: the slider builtin (id 60) in the registry, the docs and editor grammars, the
+  VMs (`_Sliders`, psl_slider) and the exports' exact path (which defines psl_slider over
+  the program's slider parameters); the plain exports of the corpus are unchanged;
+- issue 41: 19 more fused instructions (the registry's tables, spec §11) and the HLSL VM's
+  top-of-stack register.
 """
 
 from __future__ import annotations
