@@ -67,3 +67,29 @@ ARITHMETIC: dict[str, str] = {"+": "l + r", "-": "l - r", "*": "l * r", "/": "l 
 
 #: unary operators both languages write alike -> expression of v
 SIGNS: dict[str, str] = {"-": "-v", "+": "v"}
+
+#: Binary and unary operators over the HLSL VM's helpers (psl_lt, psl_eq, psl_and ...): the
+#: HLSL VM and the Metal export, which takes the HLSL VM's helpers (psl.dialect.metal.vm),
+#: write them alike. float4 expressions of l, r and of v.
+HELPER_BINOPS: dict[str, str] = {
+    **ARITHMETIC,
+    "<": "psl_lt(l, r)",
+    ">": "psl_lt(r, l)",
+    "==": "psl_eq(l, r)",
+    "<=": "psl_le(l, r)",
+    ">=": "psl_le(r, l)",
+    "!=": not_equal("psl_eq(l, r)"),
+    "&&": "psl_and(l, r)",
+    "||": "psl_or(l, r)",
+}
+HELPER_UNOPS: dict[str, str] = {**SIGNS, "!": "psl_not(v)"}
+#: The vector builtins over the same helpers (psl_dot, psl_length, psl_refract).
+HELPER_VECTORS: dict[str, str] = {
+    "dot": "psl_scalar(psl_dot(a, b))",
+    "cross": "float4(cross(a.xyz, b.xyz), 0.0)",
+    "distance": "psl_scalar(psl_length(a - b))",
+    "normalize": "a / psl_length(a)",
+    "length": "psl_scalar(psl_length(a))",
+    "reflect": reflect("psl_dot(a, b)"),
+    "refract": "psl_refract(a, b, c)",
+}

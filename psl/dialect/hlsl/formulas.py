@@ -17,7 +17,12 @@ The formulas both languages write alike are psl.dialect.formulas'; only HLSL's o
 
 from __future__ import annotations
 
-from psl.dialect.formulas import ARITHMETIC, SIGNS, not_equal, reflect, shared_builtins
+from psl.dialect.formulas import (
+    HELPER_BINOPS,
+    HELPER_UNOPS,
+    HELPER_VECTORS,
+    shared_builtins,
+)
 
 #: builtin name (psl.registry.BUILTINS) -> HLSL float4 expression.
 BUILTIN_HLSL: dict[str, str] = {
@@ -39,13 +44,7 @@ BUILTIN_HLSL: dict[str, str] = {
     "sign": "float4(sign(a))",
     "step": "psl_step(a, b)",
     "time": "_Time",
-    "dot": "psl_scalar(psl_dot(a, b))",
-    "cross": "float4(cross(a.xyz, b.xyz), 0.0)",
-    "distance": "psl_scalar(psl_length(a - b))",
-    "normalize": "a / psl_length(a)",
-    "length": "psl_scalar(psl_length(a))",
-    "reflect": reflect("psl_dot(a, b)"),
-    "refract": "psl_refract(a, b, c)",
+    **HELPER_VECTORS,
     "self": "tex2Dlod(_SelfTexture2D, float4(a.xy, 0.0, 0.0))",
     "resolution": "float4(_CustomRenderTextureWidth, _CustomRenderTextureHeight, 0.0, 0.0)",
     "button": "_InputButton",
@@ -89,21 +88,6 @@ BUILTIN_HLSL: dict[str, str] = {
         "d.x).x)",
 }
 
-#: binary operator symbol (psl.registry.BINARY_OPERATORS) -> HLSL float4 expression of l, r.
-BINOP_HLSL: dict[str, str] = {
-    **ARITHMETIC,
-    "<": "psl_lt(l, r)",
-    ">": "psl_lt(r, l)",
-    "==": "psl_eq(l, r)",
-    "<=": "psl_le(l, r)",
-    ">=": "psl_le(r, l)",
-    "!=": not_equal("psl_eq(l, r)"),
-    "&&": "psl_and(l, r)",
-    "||": "psl_or(l, r)",
-}
-
-#: unary operator symbol (psl.registry.UNARY_OPERATORS) -> HLSL float4 expression of v.
-UNOP_HLSL: dict[str, str] = {
-    **SIGNS,
-    "!": "psl_not(v)",
-}
+#: binary and unary operator symbol -> float4 expression (the helpers' spelling, shared)
+BINOP_HLSL: dict[str, str] = HELPER_BINOPS
+UNOP_HLSL: dict[str, str] = HELPER_UNOPS

@@ -11,7 +11,12 @@ metal.metal.j2): psl_in (the uniforms), psl_self, psl_camera, psl_video (texture
 
 from __future__ import annotations
 
-from psl.dialect.formulas import ARITHMETIC, SIGNS, not_equal, reflect, shared_builtins
+from psl.dialect.formulas import (
+    HELPER_BINOPS,
+    HELPER_UNOPS,
+    HELPER_VECTORS,
+    shared_builtins,
+)
 from psl.registry import BUILTINS
 
 #: MSL intrinsics of the same name and lanes as the VM's builtin (applied to float4 a, b)
@@ -29,13 +34,7 @@ BUILTIN_METAL: dict[str, str] = {
     "rsqrt": "1.0 / sqrt(a)",
     "step": "psl_step(a, b)",
     "time": "psl_in.time",
-    "dot": "psl_scalar(psl_dot(a, b))",
-    "cross": "float4(cross(a.xyz, b.xyz), 0.0)",
-    "distance": "psl_scalar(psl_length(a - b))",
-    "normalize": "a / psl_length(a)",
-    "length": "psl_scalar(psl_length(a))",
-    "reflect": reflect("psl_dot(a, b)"),
-    "refract": "psl_refract(a, b, c)",
+    **HELPER_VECTORS,
     # level 0, in the VM's orientation (psl_read: templates/export/metal_helpers.metal.j2)
     "self": "psl_read(psl_self, a.xy)",
     "resolution": "float4(psl_in.resolution, 0.0, 0.0)",
@@ -57,18 +56,6 @@ BUILTIN_METAL: dict[str, str] = {
 # (SPEC §8.7), shaped by the sentinel rule where the exact path applies it.
 BUILTIN_METAL.update({b.name: _ZERO for b in BUILTINS if b.extension == "audiolink"})
 
-#: binary operator symbol -> MSL float4 expression of l, r (the HLSL VM's helpers).
-BINOP_METAL: dict[str, str] = {
-    **ARITHMETIC,
-    "<": "psl_lt(l, r)",
-    ">": "psl_lt(r, l)",
-    "==": "psl_eq(l, r)",
-    "<=": "psl_le(l, r)",
-    ">=": "psl_le(r, l)",
-    "!=": not_equal("psl_eq(l, r)"),
-    "&&": "psl_and(l, r)",
-    "||": "psl_or(l, r)",
-}
-
-#: unary operator symbol -> MSL float4 expression of v.
-UNOP_METAL: dict[str, str] = {**SIGNS, "!": "psl_not(v)"}
+#: binary and unary operator symbol -> float4 expression (the helpers' spelling, shared)
+BINOP_METAL: dict[str, str] = HELPER_BINOPS
+UNOP_METAL: dict[str, str] = HELPER_UNOPS
