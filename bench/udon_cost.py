@@ -303,7 +303,8 @@ def main() -> int:
     ap.add_argument("--optimize", type=int, choices=(0, 1, 2),
                     help="the Compiler's `optimize` field (2: and `superinstructions`, -O2): "
                          "generate Compiler.cs with it set "
-                         "(default: the template's default, off) and measure that; with --out, "
+                         "(default: the template's defaults, registry."
+                         "INWORLD_DEFAULT_OPTIMIZE_LEVEL) and measure that; with --out, "
                          "keeps -O1 results apart from the committed ones")
     ap.add_argument("--frame-cap", type=int,
                     help="most frames after Compile() (passed on when measure.py takes it)")

@@ -11,7 +11,7 @@ from typing import Literal, overload
 import numpy as np
 
 from psl.bytecode import Program, unfuse
-from psl.registry import LIMITS, SLIDERS
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL, LIMITS, SLIDERS
 from psl.syntax.sliders import SliderTable, parse_sliders
 from psl.vm.images import load_texture
 from psl.vm.machine import Stats
@@ -60,8 +60,9 @@ def slider_values(source_or_program: object, sliders: Sliders = None) -> tuple[f
     return tuple(values)
 
 
-def program_slots(source_or_program: object, optimize: int = 1) -> np.ndarray:
-    """Slots of PSL source text (compiled at optimization level `optimize`, SPEC §10), a
+def program_slots(source_or_program: object,
+                  optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> np.ndarray:
+    """Slots of PSL source text (compiled at optimization level `optimize`, SPEC §10, §11), a
     compiled `Program`, or slots already (float32 [n][4]).
 
     Source with errors raises `psl.diagnostics.PslError` carrying the diagnostics.
@@ -117,7 +118,7 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
         axis: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
         sliders: Sliders = None, max_jumps: int = LIMITS.jumps,
         max_steps: int = LIMITS.steps, stats: bool = False,
-        optimize: int = 1):
+        optimize: int = DEFAULT_OPTIMIZE_LEVEL):
     """Render `frames` frames of a program at `size` = (width, height) and return the last
     one as float32 [H][W][4] (row 0 = smallest v, NaN lanes already zeroed).
 
@@ -126,7 +127,8 @@ def run(source_or_program: object, *, size: tuple[int, int] = (64, 64), time: fl
     texture is indexed by AudioLink's (column, row). `sliders`: see `slider_values` (the
     program's `//@slider` defaults when not given). With `stats=True` returns
     `(image, Stats)` where the statistics are those of the last frame. Source text is
-    compiled at optimization level `optimize` (1, the default, or 0: SPEC §10).
+    compiled at optimization level `optimize` (0, 1 or 2: SPEC §10, §11; by default
+    registry.DEFAULT_OPTIMIZE_LEVEL, 2).
     """
     slots = program_slots(source_or_program, optimize)
     width, height = size
@@ -230,7 +232,8 @@ class ProgramStats:
 
 
 def program_stats(source_or_program: str | Program, *, max_jumps: int = LIMITS.jumps,
-                  pixels: Sequence[tuple[int, int]] | None = None, optimize: int = 1,
+                  pixels: Sequence[tuple[int, int]] | None = None,
+                  optimize: int = DEFAULT_OPTIMIZE_LEVEL,
                   unoptimized: Program | None = None,
                   sliders: Sequence[float] | None = None) -> ProgramStats:
     """The numbers of `psl check --stats` for PSL source text or a compiled `Program`.

@@ -305,7 +305,8 @@ def test_json_output(prog):
 def test_optimized_stats_show_what_o0_would_execute(prog):
     r = CliRunner().invoke(check_command, ["--stats", "--no-warnings", prog(BY_UV, "uv.psl")])
     assert r.exit_code == 0, r.output
-    assert "  = optimized (-O1): at -O0 it would be 16 instructions, executing 24-141 per " \
+    # -O2, the default (registry.DEFAULT_OPTIMIZE_LEVEL)
+    assert "  = optimized (-O2): at -O0 it would be 16 instructions, executing 24-141 per " \
            "pixel (2-11 jumps)" in r.output.splitlines()
     s = program_stats(PONG.read_text(encoding="utf-8"))
     assert s.unoptimized is not None and s.unoptimized.instructions == 1624

@@ -13,6 +13,7 @@ import pytest
 
 from psl.compiler import check_source, compile_source
 from psl.diagnostics import CATALOGUE, Severity
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL
 from tests.conftest import warning_cases
 from tests.expectations import Case, Expect, describe
 
@@ -95,7 +96,9 @@ def test_compile_cli_writes_the_program(tmp_path):
     out = tmp_path / "prog.bin"
     proc = psl("compile", "-", "-o", str(out), input=case.source)
     assert proc.returncode == 0
-    assert out.read_bytes() == compile_source(case.source, optimize=1).unwrap().to_bytes()
+    # at the default level (registry.DEFAULT_OPTIMIZE_LEVEL)
+    assert out.read_bytes() == compile_source(
+        case.source, optimize=DEFAULT_OPTIMIZE_LEVEL).unwrap().to_bytes()
     assert [line for line in proc.stderr.splitlines() if line.startswith("<stdin>:")] == [
         f"<stdin>:{e.line}:{e.column}: {_severity(e.code)}[{e.code}]: {e.message}"
         for e in case.expected]

@@ -19,6 +19,8 @@ Regenerated on purpose, with the reason here, never to make this test pass
   the program's slider parameters); the plain exports of the corpus are unchanged;
 - issue 41: 19 more fused instructions (the registry's tables, spec §11) and the HLSL VM's
   top-of-stack register.
+- issue 41: -O2 is the default level (registry DEFAULT_OPTIMIZE_LEVEL): spec §10 and §11
+  say so, with the figures, and §11.5 says the exports read the -O0 code.
 """
 
 from __future__ import annotations

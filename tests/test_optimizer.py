@@ -295,7 +295,7 @@ def test_generated_programs_identical(mode, chunk):
 
 def test_cli_compile_levels(tmp_path):
     """`psl compile -O0` writes the compiler's code (the original's, test_compiler_corpus);
-    the default is -O1."""
+    the default is -O2 (registry.DEFAULT_OPTIMIZE_LEVEL)."""
     from click.testing import CliRunner
 
     from psl.cli.compile import command
@@ -303,7 +303,7 @@ def test_cli_compile_levels(tmp_path):
     for name in ("scene_pong_by_fuopy", "scene_raymarch"):
         path = CORPUS / f"{name}.psl"
         source = path.read_text()
-        for args, level in ((["-O0"], 0), ([], 1), (["--optimize", "1"], 1), (["-O2"], 2)):
+        for args, level in ((["-O0"], 0), ([], 2), (["--optimize", "1"], 1), (["-O2"], 2)):
             out = tmp_path / f"{name}-{level}.bin"
             r = CliRunner().invoke(command, [str(path), "-o", str(out), *args])
             assert r.exit_code == 0, r.output

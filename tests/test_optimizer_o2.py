@@ -155,10 +155,13 @@ def test_fused_encoding_has_no_nan_and_round_trips():
     assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
 
 
-def test_levels_other_paths_stay_at_o1():
-    """The in-world compiler, the HLSL/WebGL VMs and the exports know levels 0 and 1 only."""
-    assert OPTIMIZE_LEVELS == (0, 1)
-    assert LEVELS == registry.PYTHON_OPTIMIZE_LEVELS and 2 in LEVELS
+def test_levels_and_the_default():
+    """Every command that compiles takes -O0/-O1/-O2 and defaults to -O2; the in-world
+    Compiler's default stays -O1 (registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL says why)."""
+    assert OPTIMIZE_LEVELS == (0, 1, 2) == registry.INWORLD_OPTIMIZE_LEVELS
+    assert LEVELS == registry.PYTHON_OPTIMIZE_LEVELS == OPTIMIZE_LEVELS
+    assert registry.DEFAULT_OPTIMIZE_LEVEL == 2
+    assert registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL in OPTIMIZE_LEVELS
     assert all(f.op > max(registry.Op) for f in FUSED)
     assert not set(registry.Op) & set(registry.FusedOp)
 

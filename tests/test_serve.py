@@ -18,7 +18,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from psl.compiler import compile_source
-from psl.registry import KEYWORDS, LIMITS
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL, KEYWORDS, LIMITS
 from psl.serve import ServeOptions, create_app
 from psl.serve.files import UnsafePath, static_file
 
@@ -189,7 +189,8 @@ def test_compile_texture_equals_psl_compile(name: str) -> None:
         reply = await (await post_json(client, "/api/compile", {"source": source})).json()
         assert reply["ok"] is True
         data = base64.b64decode(reply["texture"])
-        program = compile_source(source, optimize=1).unwrap()
+        # `psl serve` compiles at the default level (-O2, registry.DEFAULT_OPTIMIZE_LEVEL)
+        program = compile_source(source, optimize=DEFAULT_OPTIMIZE_LEVEL).unwrap()
         expected = program.texture_bytes()
         row = 16 * LIMITS.texture_width
         assert len(data) % row == 0 and len(data) >= 2 * 16 * len(program.instructions)

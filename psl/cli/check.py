@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from psl.cli.common import display_name, print_diagnostics, python_optimize_option, read_source
+from psl.cli.common import display_name, optimize_option, print_diagnostics, read_source
 from psl.compiler import check_source
 from psl.diagnostics import Diagnostic, render_json
 from psl.registry import LIMITS
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("--widths", "show_widths", is_flag=True,
               help="for programs without errors: the inferred width of every variable "
                    "read and assignment, and of the result")
-@python_optimize_option
+@optimize_option
 def command(files: tuple[str, ...], fmt: str, no_warnings: bool, show_stats: bool,
             show_widths: bool, optimize: int) -> None:
     """Check PSL programs for errors and warnings (FILE may be - for stdin).

@@ -11,29 +11,22 @@ import sys
 import click
 
 from psl.diagnostics import Diagnostic, render_text
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL, OPTIMIZE_LEVELS
 from psl.userfiles import MAX_SOURCE_BYTES, UserFileError, decode_source, read_stream
 from psl.userfiles import read_source as read_file
 
 
 def optimize_option(fn):
-    """`-O/--optimize 0|1` (SPEC §10): 1, the default, runs the bytecode optimizer; 0 gives
-    the original compiler's code."""
-    return click.option("-O", "--optimize", "optimize", type=click.IntRange(0, 1), default=1,
-                        show_default=True, metavar="0|1",
-                        help="optimization level: 1 optimizes the bytecode (SPEC §10), 0 "
-                             "emits the original compiler's code")(fn)
-
-
-def python_optimize_option(fn):
-    """`-O/--optimize 0|1|2` for the commands that compile and run in Python only (`psl
-    compile`, `psl run`, `psl check`): 2 adds the superinstructions of SPEC §11, which the
-    in-world compiler, the HLSL/WebGL VMs and the exports do not run yet. The default stays 1."""
-    return click.option("-O", "--optimize", "optimize", type=click.IntRange(0, 2), default=1,
-                        show_default=True, metavar="0|1|2",
-                        help="optimization level: 1 optimizes the bytecode (SPEC §10), 2 also "
-                             "fuses instructions (SPEC §11; the reference VM only, not yet "
-                             "the world, the HLSL/WebGL VMs or exports), 0 emits the original "
-                             "compiler's code")(fn)
+    """`-O/--optimize 0|1|2` (SPEC §10, §11) on every command that compiles: 2, the default
+    (registry.DEFAULT_OPTIMIZE_LEVEL), fuses instructions after the -O1 optimizer; 1 runs
+    the optimizer alone; 0 gives the original compiler's code."""
+    levels = "|".join(str(k) for k in OPTIMIZE_LEVELS)
+    return click.option("-O", "--optimize", "optimize",
+                        type=click.IntRange(min(OPTIMIZE_LEVELS), max(OPTIMIZE_LEVELS)),
+                        default=DEFAULT_OPTIMIZE_LEVEL, show_default=True, metavar=levels,
+                        help="optimization level: 2 also fuses instructions into "
+                             "superinstructions (SPEC §11), 1 optimizes the bytecode "
+                             "(SPEC §10), 0 emits the original compiler's code")(fn)
 
 
 def read_source(path: str, strict: bool = False) -> str:

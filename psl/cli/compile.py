@@ -8,7 +8,7 @@ import sys
 import click
 
 from psl.bytecode import FormatError
-from psl.cli.common import print_diagnostics, python_optimize_option, read_source
+from psl.cli.common import optimize_option, print_diagnostics, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS
 from psl.syntax.sliders import SliderTable
@@ -42,7 +42,7 @@ def with_sliders(program_json: str, table: SliderTable) -> str:
 @click.option("--pad", is_flag=True,
               help=f"bin: the original world's format, all {LIMITS.original_slots} slots "
                    f"(programs of at most {LIMITS.original_instructions} instructions)")
-@python_optimize_option
+@optimize_option
 def command(file: str, output: str | None, fmt: str, pad: bool, optimize: int) -> None:
     """Compile a PSL program to VM bytecode."""
     if output is not None and file != "-" and same_file(output, file):

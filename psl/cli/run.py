@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from psl.cli.common import Finite, print_diagnostics, python_optimize_option, read_source
+from psl.cli.common import Finite, optimize_option, print_diagnostics, read_source
 from psl.compiler import compile_source
 from psl.registry import LIMITS, RELIEF
 from psl.userfiles import same_file, write_bytes
@@ -222,7 +222,7 @@ def format_stats(stats: Stats) -> str:
 @click.option("--stats", "show_stats", is_flag=True,
               help="print execution statistics of the last frame")
 @click.option("--alpha", is_flag=True, help=".png: keep the alpha channel")
-@python_optimize_option
+@optimize_option
 def command(file: str, output: str | None, relief_out: str | None, relief_grid: str,
             height_scale: float, shaded: bool, view: View, size: tuple[int, int],
             time_: float, frames: int, fps: float, camera: np.ndarray | None,
@@ -283,10 +283,11 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
 def black_notes(program, frame: np.ndarray, inputs: dict[str, np.ndarray | None]) -> list[str]:
     """Why a render may show nothing: an input the program reads that is black (given as
     `black`), or a frame whose every pixel came out zero or NaN."""
+    from psl.bytecode import unfuse
     from psl.registry import BUILTIN_BY_ID, Op
 
     read = set()
-    for ins in program.instructions:
+    for ins in unfuse(program).instructions:  # -O2: a CALL may be a fused instruction's step
         if ins.op == Op.CALL:
             b = BUILTIN_BY_ID.get(int(ins.operand[0]))
             if b is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from psl.cli.common import optimize_option
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL
 
 
 @click.command("serve")
@@ -35,7 +36,7 @@ def command(file: Path | None, host: str, port: int, allow_hosts: tuple[str, ...
         pass
 
 
-async def _serve(file: Path | None, host: str, port: int, optimize: int = 1,
+async def _serve(file: Path | None, host: str, port: int, optimize: int = DEFAULT_OPTIMIZE_LEVEL,
                  allow_hosts: tuple[str, ...] = ()) -> None:
     from psl.serve import ServeOptions, start_server
     from psl.serve.hosts import allowed_hosts

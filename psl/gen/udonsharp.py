@@ -302,13 +302,14 @@ def _by_id(names: dict[int, str]) -> list[str]:
     return [names.get(k, "") for k in range(max(names) + 1)]
 
 
-#: The Compiler's `optimize` field as generated and as the prefabs serialize it: on. The -O0
-#: program is uploaded first, so the optimizer's work only delays the faster program, never
-#: the first one (docs/world-setup.md, "The optimizer switch").
-OPTIMIZE_DEFAULT = True
-#: the Compiler's `superinstructions` (-O2 with `optimize`): off until it is the default
-#: (docs/spec.md §11)
-SUPERINSTRUCTIONS_DEFAULT = False
+#: The Compiler's `optimize` field as generated and as the prefabs serialize it: on (registry
+#: INWORLD_DEFAULT_OPTIMIZE_LEVEL). The -O0 program is uploaded first, so the optimizer's
+#: work only delays the faster program, never the first one (docs/world-setup.md, "The
+#: optimizer switch").
+OPTIMIZE_DEFAULT = registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL >= 1
+#: the Compiler's `superinstructions` (-O2 with `optimize`): the registry's in-world default
+#: level says whether it is on (docs/spec.md §11)
+SUPERINSTRUCTIONS_DEFAULT = registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL >= 2
 
 
 def context() -> dict[str, object]:

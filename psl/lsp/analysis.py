@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from psl.cancel import Cancelled, cancellable
 from psl.lsp.document import Document, analyse
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ class Job:
     text: str
     version: int | None
     encoding: str
-    optimize: int = 1
+    optimize: int = DEFAULT_OPTIMIZE_LEVEL
     stop: threading.Event = field(default_factory=threading.Event)
     future: Future | None = None
 
@@ -49,7 +50,7 @@ class Analyses:
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="psl-analysis")
 
     def start(self, uri: str, text: str, version: int | None, encoding: str,
-              optimize: int = 1) -> Job:
+              optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> Job:
         self.cancel(uri)
         job = self.jobs[uri] = Job(uri, text, version, encoding, optimize)
         loop = asyncio.get_running_loop()

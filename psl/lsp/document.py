@@ -14,7 +14,7 @@ from psl.diagnostics import Span
 from psl.fmt.tokens import Token, scan
 from psl.lsp.symbols import Symbols, build
 from psl.lsp.text import BOM, LineIndex
-from psl.registry import LIMITS
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL, LIMITS
 
 
 @dataclass(eq=False)
@@ -79,11 +79,11 @@ MAX_SCANNED = 4 * LIMITS.source_chars
 
 
 def analyse(uri: str, text: str, encoding: str = types.PositionEncodingKind.Utf16,
-            lint: bool = True, optimize: int = 1) -> Document:
+            lint: bool = True, optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> Document:
     """`lint=False`: without width inference and its checks (quick, for answering requests
     while the full analysis runs: psl/lsp/analysis.py). `optimize`: the level the program is
-    compiled at (SPEC §10); diagnostics and widths are the same at both (they come from the
-    -O0 code)."""
+    compiled at (SPEC §10, §11); diagnostics and widths are the same at every level (they
+    come from the -O0 code)."""
     # a leading BOM is the file's, not the program's (psl's CLI drops it): the program
     # compiled is what follows it, and the tokens are scanned with it read as a space (same
     # offsets); LineIndex counts psl's first line from after it

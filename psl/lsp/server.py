@@ -23,6 +23,7 @@ from psl.lsp.analysis import Analyses, Job
 from psl.lsp.diagnostics import diagnostics
 from psl.lsp.document import Document, analyse
 from psl.lsp.guard import GuardedProtocol, GuardedReader, NotOpen, opened_text
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL
 
 #: Seconds a change waits before its diagnostics are computed, so a burst of keystrokes
 #: compiles once.
@@ -33,7 +34,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class PslLanguageServer(LanguageServer):
-    def __init__(self, optimize: int = 1) -> None:
+    def __init__(self, optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> None:
         super().__init__("psl", __version__, protocol_cls=GuardedProtocol)
         self.optimize = optimize  # compile level (SPEC §10), `psl lsp -O`
         self.documents: dict[str, Document] = {}  # the last finished full analysis
@@ -109,7 +110,7 @@ def _safe(default: object = None) -> Callable[[F], F]:
     return wrap
 
 
-def create_server(optimize: int = 1) -> PslLanguageServer:
+def create_server(optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> PslLanguageServer:
     server = PslLanguageServer(optimize)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -208,7 +209,7 @@ def create_server(optimize: int = 1) -> PslLanguageServer:
     return server
 
 
-def main(optimize: int = 1) -> None:
+def main(optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> None:
     """Serve on stdin/stdout until the client says exit."""
     import sys
 

@@ -51,8 +51,7 @@ from psl.registry import (
     Op,
 )
 
-#: The levels `optimize` takes; registry.OPTIMIZE_LEVELS are those every compiler and VM
-#: knows (-O2 is Python-only so far).
+#: The levels `optimize` takes (registry.OPTIMIZE_LEVELS).
 LEVELS = PYTHON_OPTIMIZE_LEVELS
 
 

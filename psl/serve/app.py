@@ -31,6 +31,7 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL
 from psl.serve.build import reference_settings
 from psl.serve.compiles import Compiles
 from psl.serve.examples import example_list, example_source
@@ -58,7 +59,8 @@ class ServeOptions:
     #: Host header names accepted (None: any). Pinning them stops DNS rebinding: another
     #: site's name resolving to 127.0.0.1 cannot make the page's origin its own.
     allowed_hosts: frozenset[str] | None = None
-    optimize: int = 1  # compile level of the page's programs (SPEC §10), `psl serve -O`
+    #: compile level of the page's programs (SPEC §10, §11), `psl serve -O`
+    optimize: int = DEFAULT_OPTIMIZE_LEVEL
 
 
 PROGRAM_FILE = web.AppKey("program_file", ProgramFile)

@@ -11,11 +11,12 @@ from dataclasses import replace
 from functools import lru_cache
 
 from psl.compiler import CompileResult, check_source
-from psl.registry import LIMITS
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL, LIMITS
 from psl.syntax.sliders import SliderTable
 
 
-def compile_reply(source: str, native: bool = False, optimize: int = 1) -> dict[str, object]:
+def compile_reply(source: str, native: bool = False,
+                  optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> dict[str, object]:
     """Diagnostics and slots (at optimization level `optimize`, SPEC §10); with `native`,
     also the program exported as a GLSL fragment shader (psl export --target glsl), or why
     it cannot be exported."""

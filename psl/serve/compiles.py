@@ -15,6 +15,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from psl.cancel import Cancelled, cancellable
+from psl.registry import DEFAULT_OPTIMIZE_LEVEL
 from psl.serve.build import compile_reply
 
 
@@ -28,7 +29,7 @@ def _run(source: str, native: bool, optimize: int,
 
 
 class Compiles:
-    def __init__(self, optimize: int = 1) -> None:
+    def __init__(self, optimize: int = DEFAULT_OPTIMIZE_LEVEL) -> None:
         self.optimize = optimize  # compile level (SPEC §10), `psl serve -O`
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="psl-compile")
         self.lock = asyncio.Lock()
