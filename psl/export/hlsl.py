@@ -99,7 +99,9 @@ class Notes:
     self_note: str
 
 
-def notes(program: Program, options: Options) -> Notes:
+def result_and_jumps(program: Program, options: Options) -> tuple[str, str]:
+    """The header's words for the result and the jump limit (the HLSL-family exports':
+    HLSL, Unity, Metal)."""
     result = f"a float{program.result_width}" if program.result_width > 1 else "a float"
     if program.result_width < 4:
         result += " (the missing lanes output 0, as the VM's)"
@@ -109,6 +111,11 @@ def notes(program: Program, options: Options) -> Notes:
         jumps = "off (--no-jump-limit)"
     else:
         jumps = f"{options.max_jumps} taken jumps, as the VM's"
+    return result, jumps
+
+
+def notes(program: Program, options: Options) -> Notes:
+    result, jumps = result_and_jumps(program, options)
     self_note = ""
     if program.uses_self:
         self_note = ("self() reads _SelfTexture2D: render into a double-buffered "

@@ -21,6 +21,7 @@ from psl.dialect.helpers import used_items
 from psl.dialect.metal import DIALECT as METAL
 from psl.dialect.metal.vm import builtin_cases, context, respell
 from psl.export.exact import exact_parts
+from psl.export.hlsl import result_and_jumps
 from psl.export.ir import Call, Program
 from psl.export.names import export_header
 from psl.export.readable import Readable, structured_or_dispatch
@@ -83,26 +84,13 @@ class MetalReadable(Readable):
         return set()
 
 
-def _notes(program: Program, options: Options) -> tuple[str, str]:
-    result = f"a float{program.result_width}" if program.result_width > 1 else "a float"
-    if program.result_width < 4:
-        result += " (the missing lanes output 0, as the VM's)"
-    if not program.counted_jumps:
-        jumps = "no jumps"
-    elif options.max_jumps is None:
-        jumps = "off (--no-jump-limit)"
-    else:
-        jumps = f"{options.max_jumps} taken jumps, as the VM's"
-    return result, jumps
-
-
 def _members(lines: list[str]) -> list[str]:
     """The readable writer's file-scope lines as members of the program's struct."""
     return [_STATIC.sub("", line) for line in lines]
 
 
 def export(program: Program, options: Options, source: str = "<program>") -> str:
-    result, jumps = _notes(program, options)
+    result, jumps = result_and_jumps(program, options)
     exact, exact_helpers = exact_parts(Metal(), program, options)
     # the readable writer writes HLSL's `static` and `out` where MSL has members and
     # references (the dialect's words keep a program's names clear of both)
