@@ -10,34 +10,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from psl.compiler import compile_source
 from psl.registry import DEFAULT_OPTIMIZE_LEVEL, KEYWORDS, LIMITS
-from psl.serve import ServeOptions, create_app
+from psl.serve import ServeOptions
 from psl.serve.files import UnsafePath, static_file
+from tests.serve_support.client import post_json, with_client
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 GOOD = "let c = uv();\nfloat3(c.x, c.y, 0.5)\n"
 BAD = "let a = 1;\nlet b = sin(1, 2);\nb\n"
 
-Body = Callable[[TestClient], Awaitable[None]]
-
-
-def with_client(body: Body, options: ServeOptions | None = None) -> None:
-    async def main() -> None:
-        async with TestClient(TestServer(create_app(options))) as client:
-            await body(client)
-    asyncio.run(main())
-
-
-def post_json(client: TestClient, path: str, doc: object):
-    return client.post(path, data=json.dumps(doc), headers={"Content-Type": "application/json"})
 
 
 # ------------------------------------------------------------------ static files, refusals

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.browser_support.browser import CHROMIUM_ARGS, chromium_path, unavailable_reason
+from tests.browser_support.browser import unavailable_reason
+from tests.serve_support.client import chromium
 
 REASON = unavailable_reason()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
@@ -40,13 +41,8 @@ def server(program_file: Path) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_path(), headless=True,
-                               args=list(CHROMIUM_ARGS))
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def open_page(browser: Any, url: str) -> Any:

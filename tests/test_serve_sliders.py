@@ -4,39 +4,24 @@ example list, and the page's one copy of a registry name (render.js's uniform)."
 
 from __future__ import annotations
 
-import asyncio
-import json
 import math
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from psl.registry import SLIDERS
 from psl.resources import unity_package_dir
-from psl.serve import ServeOptions, create_app
 from psl.serve.vrchat import clean_values, world_text
 from psl.syntax.sliders import parse_sliders
+from tests.serve_support.client import post_json, with_client
 
 STATIC = Path(__file__).resolve().parents[1] / "psl" / "web" / "static"
 EXAMPLES = unity_package_dir() / "Examples"
 MANDELBROT = (EXAMPLES / "sliders_mandelbrot_zoom.psl").read_text("utf-8")
 LIGHT = (EXAMPLES / "sliders_raymarch_light.psl").read_text("utf-8")
 
-Body = Callable[[TestClient], Awaitable[None]]
-
-
-def with_client(body: Body, options: ServeOptions | None = None) -> None:
-    async def main() -> None:
-        async with TestClient(TestServer(create_app(options))) as client:
-            await body(client)
-    asyncio.run(main())
-
-
-def post_json(client: TestClient, path: str, doc: object):
-    return client.post(path, data=json.dumps(doc), headers={"Content-Type": "application/json"})
 
 
 def f32(x: float) -> float:
