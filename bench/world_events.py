@@ -9,7 +9,7 @@ per-element sites are reported per screen and buffer. An event that starts a com
 (Compiler.Compile, CompileReceived or CompileText: the first slice runs inside the caller's
 event) adds the Compiler's largest event, measured exactly by the shared udon_cost tool
 (bench/udon_cost.py; pass its JSON with --udon-cost, default
-bench/results/udon-cost-corpus.json).
+bench/results/udon-cost-o2/udon-cost-corpus.json: the Compiler's default level, -O2).
 
 Usage: python bench/world_events.py [--udon-cost FILE] [--budget 2500]
 Writes bench/results/world-events.md and prints it. Exit 1 if an event is over the budget.
@@ -34,8 +34,10 @@ from tests.udon_support.scripts import generated_scripts  # noqa: E402
 BEHAVIOURS = ("SyncCode", "ExampleButton", "TypingLock", "ScreenQuality", "ListingView",
               "ReliefQuality", "FrameGuard")
 #: loops an event runs a fixed number of times: (class, event) -> (method, times, and the
-#: methods inside it that loop again: name -> iterations)
-LOOPS = {("ListingView", "Update"): ("Step", udonsharp.LISTING_PER_FRAME, {"MaskLetters": 4})}
+#: methods inside it that loop or are called again: name -> times). ListingView's Step reads
+#: two texels and converts at most three numbers (Whole) per step.
+LOOPS = {("ListingView", "Update"): ("Step", udonsharp.LISTING_PER_FRAME,
+                                     {"MaskLetters": 4, "Slot": 2, "Whole": 3})}
 #: Unity/Udon events the behaviours implement (besides public methods sent by the UI)
 UDON_EVENTS = ("Start", "Update", "OnDeserialization", "Interact", "InputMoveHorizontal",
                "InputMoveVertical")
@@ -116,7 +118,7 @@ def rows(compile_max: int | None) -> list[tuple[str, str, int, bool, int | None]
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--udon-cost", type=Path,
-                    default=ROOT / "bench/results/udon-cost-corpus.json")
+                    default=ROOT / "bench/results/udon-cost-o2/udon-cost-corpus.json")
     ap.add_argument("--budget", type=int, default=2500)
     args = ap.parse_args()
     compile_max = compile_event_max(args.udon_cost)
@@ -125,7 +127,8 @@ def main() -> int:
              "once; ScreenQuality's figure counts its two loops once: they run once per screen "
              "and render texture, 3 and 4 in the original layout, so at most 7 times it; "
              "ReliefQuality's loop runs once per screen (3 at most); ListingView's "
-             "Update runs Step LISTING_PER_FRAME times, MaskLetters 4 times each). Compile: the "
+             "Update runs Step LISTING_PER_FRAME times, MaskLetters 4 times, Slot twice and Whole "
+             "3 times each). Compile: the "
              "Compiler's largest event measured by udon_cost "
              f"({compile_max if compile_max is not None else 'not measured'}), added where "
              "the event starts a compile.", "",

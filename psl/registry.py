@@ -174,11 +174,12 @@ DEFAULT_OPTIMIZE_LEVEL = 2
 #: psl/optimize/fuse.cs.j2); the C# differential tests compile at each of them.
 INWORLD_OPTIMIZE_LEVELS: tuple[int, ...] = (0, 1, 2)
 #: The in-world Compiler's default level (its `optimize` and `superinstructions` fields as
-#: generated, psl/gen/udonsharp.py): -O1, not DEFAULT_OPTIMIZE_LEVEL, because the world's
-#: Listing button (templates/udonsharp/ListingView.cs.j2) cannot list fused instructions
-#: yet: it stops at the first opcode past Op. Raise it once it can (its compile cost at
-#: -O2 is measured: bench/results/udon-cost-o2/, 2,288,186 externs, no event over 2,278).
-INWORLD_DEFAULT_OPTIMIZE_LEVEL = 1
+#: generated, psl/gen/udonsharp.py): -O2, as DEFAULT_OPTIMIZE_LEVEL, so that C# and psl agree
+#: byte for byte on what a player's compile uploads. The world's Listing button
+#: (templates/udonsharp/ListingView.cs.j2) lists fused instructions as psl does; the compile
+#: cost at -O2 is measured (bench/results/udon-cost-o2/: 2,288,186 externs on the corpus,
+#: no event over 2,278).
+INWORLD_DEFAULT_OPTIMIZE_LEVEL = 2
 #: The passes -O2 runs after the whole of -O1, in order (psl/optimize/<pass>.py, each with
 #: its in-world half beside it, <pass>.cs.j2).
 O2_PASSES: tuple[str, ...] = ("fuse",)

@@ -21,6 +21,8 @@ Regenerated on purpose, with the reason here, never to make this test pass
   top-of-stack register.
 - issue 41: -O2 is the default level (registry DEFAULT_OPTIMIZE_LEVEL): spec §10 and §11
   say so, with the figures, and §11.5 says the exports read the -O0 code.
+- issue 41: the in-world compiler's default is -O2 too (registry
+  INWORLD_DEFAULT_OPTIMIZE_LEVEL), its Listing lists fused instructions, and spec §10, §11 say so.
 """
 
 from __future__ import annotations

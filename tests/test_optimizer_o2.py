@@ -156,12 +156,12 @@ def test_fused_encoding_has_no_nan_and_round_trips():
 
 
 def test_levels_and_the_default():
-    """Every command that compiles takes -O0/-O1/-O2 and defaults to -O2; the in-world
-    Compiler's default stays -O1 (registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL says why)."""
+    """Every command that compiles takes -O0/-O1/-O2 and defaults to -O2, and so does the
+    in-world Compiler (registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL)."""
     assert OPTIMIZE_LEVELS == (0, 1, 2) == registry.INWORLD_OPTIMIZE_LEVELS
     assert LEVELS == registry.PYTHON_OPTIMIZE_LEVELS == OPTIMIZE_LEVELS
     assert registry.DEFAULT_OPTIMIZE_LEVEL == 2
-    assert registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL in OPTIMIZE_LEVELS
+    assert registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL == registry.DEFAULT_OPTIMIZE_LEVEL
     assert all(f.op > max(registry.Op) for f in FUSED)
     assert not set(registry.Op) & set(registry.FusedOp)
 

@@ -14,7 +14,13 @@ import pytest
 from psl.bytecode import unfuse
 from psl.compiler import compile_source
 from psl.optimize import to_code
-from psl.registry import BUILTINS, INWORLD_OPTIMIZE_LEVELS, LIMITS, Op
+from psl.registry import (
+    BUILTINS,
+    INWORLD_DEFAULT_OPTIMIZE_LEVEL,
+    INWORLD_OPTIMIZE_LEVELS,
+    LIMITS,
+    Op,
+)
 from tests import progen
 from tests.conftest import corpus_programs, malformed_cases, valid_programs, warning_cases
 from tests.csharp_support import build as csbuild
@@ -307,15 +313,18 @@ def test_saturated_instruction_counts_agree(host):
                                  f"after inlining (limit {LIMITS.instructions})")
 
 
-def default_result(src: str, optimize: bool = True) -> tuple[str, int]:
+def default_result(src: str, optimize: bool = True,
+                   level: int = INWORLD_DEFAULT_OPTIMIZE_LEVEL) -> tuple[str, int]:
     """What a Compiler prints after compiling `src`, and how many uploads it made. With
-    `optimize` on (its default): the -O0 program, then the -O1 one unless the optimizer
-    leaves the program as it is (docs/spec.md §10.1); off: the -O0 program alone."""
+    `optimize` on (its default, with `superinstructions`: registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL,
+    -O2; `level` 1: `superinstructions` off): the -O0 program, then the optimized one unless
+    the optimizer leaves the program as it is (docs/spec.md §10.1); off: the -O0 program
+    alone."""
     o0 = compile_source(src, optimize=0).program
     assert o0 is not None
     if not optimize:
         return f"compiled: {len(o0.instructions)} instructions, {o0.registers} registers", 1
-    o1 = compile_source(src, optimize=1).program
+    o1 = compile_source(src, optimize=level).program
     assert o1 is not None
     text = f"compiled: {len(o1.instructions)} instructions, {o1.registers} registers"
     if to_code(o0) is None:
@@ -333,7 +342,8 @@ def test_behaviours(host):
     out = json.loads(subprocess.run(["mono", str(host), "--behaviours"], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["compile_local"]
-    # these Compilers keep `optimize` at its default, on: the -O0 upload, then the -O1 one
+    # these Compilers keep `optimize` and `superinstructions` at their defaults, on: the -O0
+    # upload, then the -O2 one
     text, uploads = default_result("x = 1; x")
     assert (out["compile_out"], out["compile_uploads"]) == (text, uploads) == (
         "compiled: 1 instructions, 0 registers (optimized from 3)", 2)

@@ -1,7 +1,8 @@
 """The in-world compiler compiles in slices across frames: Compile()/CompileReceived() start a
 compile, Update() continues it while `compiling` is true, output.text shows "compiling..." until
 the program is compiled, and only a compiled program reaches the material, in one event: with
-`optimize` on (the default) its -O0 code at once, then its -O1 code when the optimizer is done.
+`optimize` and `superinstructions` on (the defaults) its -O0 code at once, then its -O2 code
+(registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL) when the optimizer is done.
 A new Compile()/CompileReceived() before that abandons the compile: nothing more of it is
 uploaded.
 
@@ -24,6 +25,7 @@ import numpy as np
 import pytest
 
 from psl.compiler import compile_source
+from psl.registry import INWORLD_DEFAULT_OPTIMIZE_LEVEL as OPT
 from tests.conftest import CORPUS
 from tests.csharp_support import build as csbuild
 from tests.test_udonsharp_diff import default_result, reference
@@ -73,16 +75,16 @@ def overlap(host) -> dict:
 
 
 @functools.cache
-def psl(path: Path, level: int = 1) -> tuple[np.ndarray | None, str]:
+def psl(path: Path, level: int = OPT) -> tuple[np.ndarray | None, str]:
     """(program texture bits or None, output.text) as the reference compiler has them at
-    -O`level`; the text is the one the in-world Compiler ends with when its `optimize` is
-    at the default, on, for level 1 (the --overlap Compiler keeps the default; the list mode
-    of the host drives both settings through Update(), tests/test_udonsharp_diff.py)."""
+    -O`level`; the text is the one the in-world Compiler ends with at that level (the
+    --overlap Compiler keeps the default, OPT; the list mode of the host drives every level
+    through Update(), tests/test_udonsharp_diff.py)."""
     src = path.read_text(encoding="utf-8")
     slots, error = reference(src, level)
     if slots is None:
         return None, error
-    return slots, default_result(src, optimize=level == 1)[0]
+    return slots, default_result(src, optimize=level >= 1, level=level)[0]
 
 
 def same(hexslots: str | None, slots: np.ndarray | None) -> bool:
@@ -92,9 +94,10 @@ def same(hexslots: str | None, slots: np.ndarray | None) -> bool:
 
 
 def which(hexslots: str) -> str:
-    """The program an upload holds: "A0" for A at -O0, "A1" at -O1, ... ("?" for none)."""
+    """The program an upload holds: "A0" for A at -O0, "A2" at -O2 (OPT), ... ("?" for
+    none)."""
     for name, path in (("A", A), ("B", B), ("C", C), ("D", D)):
-        for level in (0, 1):
+        for level in (0, OPT):
             if same(hexslots, psl(path, level)[0]):
                 return f"{name}{level}"
     return "?"
@@ -105,7 +108,7 @@ def uploads(overlap: dict, step: str) -> list[dict]:
 
 
 def test_programs_are_distinct_and_compile():
-    programs = [psl(p, level)[0] for p in (A, B, C, D) for level in (0, 1)]
+    programs = [psl(p, level)[0] for p in (A, B, C, D) for level in (0, OPT)]
     assert all(p is not None for p in programs)
     for i in range(4):
         for j in range(i):
@@ -145,11 +148,11 @@ def test_overlap_interrupts_a_running_compile(overlap, sliced):
 
 
 def test_overlap_abandoned_compiles_never_upload(overlap, sliced):
-    """Each step uploads its program at -O0 as soon as it is compiled and at -O1 at its end:
+    """Each step uploads its program at -O0 as soon as it is compiled and at -O2 at its end:
     A in (a), C in (b), D in (c) -- never B, never the A abandoned in (c)."""
     for step, want in (("a", "A"), ("b", "C"), ("c", "D")):
         got = [which(e["upload_slots"]) for e in uploads(overlap, step)]
-        assert got == [want + "0", want + "1"], f"({step}) uploaded {got}"
+        assert got == [want + "0", want + str(OPT)], f"({step}) uploaded {got}"
         events = [e for e in overlap["events"] if e["step"] == step]
         assert events[-1]["uploads"] == 1, f"({step}) did not upload in its last event"
 

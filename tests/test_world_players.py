@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from psl import registry
 from psl.gen import udonsharp
 from tests.csharp_support import build as csbuild
 
@@ -259,7 +260,9 @@ def test_world_events_stay_within_the_extern_budget():
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("world_events", module)  # dataclasses look their module up
     spec.loader.exec_module(module)
-    compile_max = module.compile_event_max(path.parent / "results" / "udon-cost-corpus.json")
+    # the Compiler at its default level (-O2: registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL)
+    compile_max = module.compile_event_max(
+        path.parent / "results" / "udon-cost-o2" / "udon-cost-corpus.json")
     assert compile_max is not None and compile_max <= 2500
     table = module.rows(compile_max)
     events = {(cls, event) for cls, event, *_ in table}
@@ -272,6 +275,37 @@ def test_world_events_stay_within_the_extern_budget():
         assert total <= 2500, (cls, event, total)
 
 
+def _same_step(got: str, want: str) -> bool:
+    """One listed plain instruction, C#'s against psl's: the same text, but a constant's
+    lanes as numbers (C# prints 0.25 and 1 where psl prints 0.25 and 1.0)."""
+    if not want.startswith("PUSHCONST ("):
+        return got == want
+    if not got.startswith("PUSHCONST (") or not got.endswith(")"):
+        return False
+    a = [float(x) for x in got[11:-1].split(", ")]
+    b = [float(x) for x in want[11:-1].split(", ")]
+    return len(a) == len(b) == 4 and all(
+        (x != x and y != y) or x == pytest.approx(y, rel=1e-6) for x, y in zip(a, b, strict=True))
+
+
+def _same_line(got: str, want: str) -> bool:
+    """One listing line; a fused one (`F_TOKENS { step; step }`) step by step."""
+    if want.startswith("F_"):
+        head, _, rest = want.partition(" { ")
+        ghead, _, grest = got.partition(" { ")
+        if ghead != head or not grest.endswith(" }"):
+            return False
+        steps, gsteps = rest[:-2].split("; "), grest[:-2].split("; ")
+        return len(steps) == len(gsteps) and all(
+            _same_step(g, w) for g, w in zip(gsteps, steps, strict=True))
+    return _same_step(got, want)
+
+
+def _listed(host: Path, program: str) -> list[str]:
+    (shown,) = session(host, ("join", "A", program), ("listing", "A"), ("state", "A"))
+    return shown["out"].split("\n")
+
+
 def test_the_listing_shows_the_program_on_the_screen(host):
     """The Listing button reads the uploaded program back from the VM material: one line per
     instruction in psl's listing notation (numbers as C# prints them)."""
@@ -279,21 +313,76 @@ def test_the_listing_shows_the_program_on_the_screen(host):
     from psl.compiler import compile_source
 
     program = "v = uv(); v.x += 0.25; float3(v.x, -v.y, sin(time().y))"
-    (shown,) = session(host, ("join", "A", program), ("listing", "A"), ("state", "A"))
-    # the Compiler's `optimize` is on by default: once the compile is done the listing is
-    # the -O1 program
-    expected = [disassemble(ins) for ins in
-                compile_source(program, optimize=1).program.instructions]
-    got = shown["out"].split("\n")
+    # the Compiler compiles at registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL (-O2): once the
+    # compile is done the listing is that program, fused instructions and all
+    expected = [disassemble(ins) for ins in compile_source(
+        program, optimize=registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL).program.instructions]
+    got = _listed(host, program)
     assert len(got) == len(expected)
     for line, want in zip(got, expected, strict=True):
-        if want.startswith("PUSHCONST"):
-            assert line.startswith("PUSHCONST (")
-            # the constant's x; the padding lanes print as NaN
-            assert float(line[11:-1].split(", ")[0]) == pytest.approx(
-                float(want[11:-1].split(", ")[0]), rel=1e-6)
-        else:
-            assert line == want
+        assert _same_line(line, want), (line, want)
+
+
+#: corpus programs that together use most fused kinds at -O2 (pong alone 31 of them)
+LISTED_CORPUS = ("scene_pong_by_fuopy.psl", "scene_mandelbrot.psl", "scene_line_by_moon.psl",
+                 "scene_spiral.psl", "scene_raymarch.psl", "scene_audiolink.psl")
+
+
+def test_the_listing_lists_fused_instructions_as_psl(host):
+    """-O2 programs with many fused kinds: every line is psl's listing line (`psl compile
+    --format asm`), the mnemonic and each step in braces."""
+    from psl.bytecode import disassemble
+    from psl.compiler import compile_source
+
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    if not corpus.is_dir():
+        pytest.skip("the shared corpus is not here")
+    kinds: set[int] = set()
+    for name in LISTED_CORPUS:
+        # tabs separate the host's fields: spaces instead (the same program)
+        source = (corpus / name).read_text(encoding="utf-8").replace("\t", "    ")
+        instructions = compile_source(source, optimize=2).program.instructions
+        assert len(instructions) <= udonsharp.LISTING_LINES
+        expected = [disassemble(ins) for ins in instructions]
+        got = _listed(host, source)
+        if sum(len(line) + 1 for line in expected) > udonsharp.LISTING_CHARS:
+            # a long listing stops before the uGUI Text's limit, at a whole line
+            stop = f"... (the listing stops after {len(got) - 1} instructions)"
+            assert got[-1] == stop and len(got) - 1 < len(expected), name
+            got = got[:-1]
+            assert sum(len(line) + 1 for line in got) <= udonsharp.LISTING_CHARS
+            expected = expected[:len(got)]
+        assert len(got) == len(expected), name
+        for line, want in zip(got, expected, strict=True):
+            assert _same_line(line, want), (name, line, want)
+        kinds |= {int(i.op) for i in instructions[:len(got)] if int(i.op) in registry.FUSED_BY_OP}
+    assert len(kinds) >= 50, len(kinds)
+
+
+@pytest.mark.parametrize("lanes", [
+    # an unknown opcode between the plain ones and the fused ones ends the listing
+    "1 0 0 0 0.5 NaN NaN NaN 20 0 0 0",
+    # every fused opcode's fields NaN, huge, negative and fractional; then past the last one
+    " ".join(f"{op} NaN 1e30 -1e30 3e9 -2.5 0.5 1e38"
+             for op in [*registry.FUSED_BY_OP, max(registry.FUSED_BY_OP) + 1]),
+    # plain opcodes with hostile operands and an opcode of 1e30
+    "1 15 0 0 NaN 1e30 -1e30 Infinity 3 0 0 0 1e30 1e30 0 0 4 0 0 0 -7 0 0 0 "
+    "5 0 0 0 -Infinity 0 0 0 6 0 0 0 3e9 0 0 0 1e30 0 0 0 1 0 0 0",
+    "NaN NaN NaN NaN 1 1 1 1",
+])
+def test_the_listing_never_throws_on_any_texture(host, lanes):
+    """Whatever the program texture holds (unknown opcodes, NaN, huge values), the listing
+    ends without an exception: the host fails on any."""
+    (shown,) = session(host, ("join", "A", DEFAULT), ("texels", "A", lanes), ("listing", "A"),
+                       ("state", "A"))
+    assert shown["out"] != "listing..."
+
+
+def test_the_listing_stops_at_an_unknown_opcode(host):
+    (shown,) = session(host, ("join", "A", DEFAULT),
+                       ("texels", "A", "1 0 0 0 0.5 1 2 3 20 0 0 0 1 0 0 0"),
+                       ("listing", "A"), ("state", "A"))
+    assert shown["out"] == "PUSHCONST (0.5, 1, 2, 3)"
 
 
 def test_the_listing_without_a_program(host):

@@ -61,10 +61,14 @@ VIDEO_PLAY_EVENT, VIDEO_STOP_EVENT = "Play", "Stop"
 VIDEO_LOADING_MESSAGE, VIDEO_PLAYING_MESSAGE, VIDEO_STOPPED_MESSAGE = (
     "loading...", "playing", "stopped")
 VIDEO_ERROR_MESSAGE = "video error: "
-#: ListingView's event (the Listing button), its line cap and instructions per frame
+#: ListingView's event (the Listing button), its line cap, its character cap (a uGUI Text
+#: shows about 16,000: 65,000 vertices, 4 a character; a fused line is long) and steps per
+#: frame (a plain instruction, or one step of a fused one: 9 keep its Update's bound at
+#: 2,254 externs, under 2,500 with room, bench/results/world-events.md)
 LISTING_EVENT = "Show"
 LISTING_LINES = 600
-LISTING_PER_FRAME = 16
+LISTING_CHARS = 15_000
+LISTING_PER_FRAME = 9
 #: Whether players follow shared programs until they untick Follow (docs/world-setup.md:
 #: a share never touches edited text, so following costs a player nothing they wrote)
 FOLLOW_DEFAULT = True
@@ -312,6 +316,44 @@ OPTIMIZE_DEFAULT = registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL >= 1
 SUPERINSTRUCTIONS_DEFAULT = registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL >= 2
 
 
+#: What ListingView lists for each step token of a fused instruction (docs/spec.md §11,
+#: registry.FUSED_TOKENS; psl.bytecode.expand is the reference): the plain opcode and how
+#: its field reads: "number" (an operand), "register" (an operand mod LIMITS.registers),
+#: "constant" (the x of a constant, other lanes absent), "pick" (swizzle lanes, then CALL
+#: swizzle).
+LISTING_TOKEN_STEPS: dict[str, tuple[registry.Op, str]] = {
+    "V": (registry.Op.PUSHVAR, "register"), "K": (registry.Op.PUSHCONST, "constant"),
+    "W": (registry.Op.PUSHCONST, "pick"), "B": (registry.Op.BINOP, "number"),
+    "U": (registry.Op.UNOP, "number"), "C": (registry.Op.CALL, "number"),
+    "S": (registry.Op.SETVAR, "register"), "J": (registry.Op.CONDJUMP, "number"),
+    "G": (registry.Op.JUMP, "number"),
+}
+LISTING_STEP_FORMS = ("number", "register", "constant", "pick")
+
+
+def listing_context() -> dict[str, object]:
+    """ListingView's fused tables: per fused opcode (from registry.FUSED_FIRST_OP) its
+    mnemonic and its steps as indices into the token table, FUSED_MAX_STEPS per opcode."""
+    assert set(LISTING_TOKEN_STEPS) == set(registry.FUSED_TOKENS)
+    tokens = list(LISTING_TOKEN_STEPS)
+    ordered = sorted(registry.FUSED, key=lambda f: f.op)
+    assert [f.op for f in ordered] == list(range(registry.FUSED_FIRST_OP,
+                                                 registry.FUSED_FIRST_OP + len(ordered)))
+    steps = [tokens.index(t) if k < len(f.tokens) else -1
+             for f in ordered for t, k in zip(f.tokens.ljust(registry.FUSED_MAX_STEPS),
+                                              range(registry.FUSED_MAX_STEPS), strict=True)]
+    return {
+        "fused_first_op": registry.FUSED_FIRST_OP,
+        "fused_max_steps": registry.FUSED_MAX_STEPS,
+        "fused_names": [f.name for f in ordered],
+        "fused_steps": steps,
+        "token_ops": [int(LISTING_TOKEN_STEPS[t][0]) for t in tokens],
+        "token_forms": [LISTING_STEP_FORMS.index(LISTING_TOKEN_STEPS[t][1]) for t in tokens],
+        "token_form": {form: k for k, form in enumerate(LISTING_STEP_FORMS)},
+        "swizzle_id": registry.SWIZZLE.id,
+    }
+
+
 def context() -> dict[str, object]:
     limits = registry.LIMITS
     # Emit's bounds check relies on the texels holding exactly the instruction limit.
@@ -363,6 +405,7 @@ def context() -> dict[str, object]:
         "optimize_default": OPTIMIZE_DEFAULT,
         "superinstructions_default": SUPERINSTRUCTIONS_DEFAULT,
         "listing_lines": LISTING_LINES,
+        "listing_chars": LISTING_CHARS,
         "compiled_prefix": COMPILED_PREFIX,
         "steps_per_event": SLIDER_STEPS,
         "scans_per_step": SLIDER_SCANS,
@@ -372,6 +415,7 @@ def context() -> dict[str, object]:
         "op_values": {op.name: op.value for op in registry.Op},
         "builtin_names": _by_id({b.id: b.name for b in registry.BUILTINS}),
         "binop_symbols": _by_id({b.id: b.symbol for b in registry.BINARY_OPERATORS}),
+        **listing_context(),
         **world_programs.context(),
         **optimizer_context(),
     }

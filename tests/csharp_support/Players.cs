@@ -25,6 +25,8 @@
 //                      InputField after VRChat's VR keyboard closed)
 //   listing NAME       the Listing button (ListingView.Show, then frames until it is done);
 //                      the output text is the listing
+//   texels NAME LANES  NAME's program texture (bound by a compile) now holds LANES (floats
+//                      separated by spaces: slot 0's x y z w, slot 1's, ...), zeros after
 //   compile NAME       the Compile button: Compiler.Compile, then the guard's and the
 //                      sliders' ProgramChanged (the prefab's three calls)
 //   slide NAME K V     NAME drags slider K to V (the UI clamps it), then ProgramSliders.Moved
@@ -669,6 +671,31 @@ public static class Players
                     Slider bar = c.Sliders.sliders[int.Parse(kv[0])];
                     bar.value = float.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture);
                     c.Sliders.Moved();
+                }
+                break;
+            case "texels":
+                {
+                    // every program texture bound to the player's screen gets these lanes
+                    // first (slot 0's x y z w, slot 1's, ...), zeros after them
+                    foreach (Texture t in c.Compiler.screenMat.Textures.Values)
+                    {
+                        Texture2D tex = t as Texture2D;
+                        if (tex == null)
+                        {
+                            continue;
+                        }
+                        string[] lanes = arg.Split(' ');
+                        for (int k = 0; k < tex.Pixels.Length; k++)
+                        {
+                            float[] v = new float[4];
+                            for (int j = 0; j < 4; j++)
+                            {
+                                int at = 4 * k + j;
+                                v[j] = at < lanes.Length ? float.Parse(lanes[at], System.Globalization.CultureInfo.InvariantCulture) : 0f;
+                            }
+                            tex.Pixels[k] = new Color(v[0], v[1], v[2], v[3]);
+                        }
+                    }
                 }
                 break;
             case "listing":
