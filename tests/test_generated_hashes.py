@@ -23,6 +23,8 @@ Regenerated on purpose, with the reason here, never to make this test pass
   say so, with the figures, and §11.5 says the exports read the -O0 code.
 - issue 41: the in-world compiler's default is -O2 too (registry
   INWORLD_DEFAULT_OPTIMIZE_LEVEL), its Listing lists fused instructions, and spec §10, §11 say so.
+- issue 38's rule (output for people): the exports' header and helper comments name what a
+  shader's user has (VM.cginc, the WebGL VM) instead of psl's template and module paths.
 """
 
 from __future__ import annotations
