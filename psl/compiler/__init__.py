@@ -135,9 +135,10 @@ def compile_source(source: str, lint: bool = True, optimize: int = 0) -> Compile
     program is the same; `psl run` and the differential tests need only the code).
 
     `optimize`: 0 gives the code of SPEC §6 (the original compiler's), 1 runs the -O1
-    optimizer (SPEC §10) on it. This function defaults to 0, the code both compilers must
-    agree on; the commands and `psl.run` default to 1. Diagnostics are the same at both
-    levels (they come from the -O0 code), and so is `inference` (the widths of the -O0 code;
+    optimizer (SPEC §10) on it, 2 adds -O2's superinstructions (SPEC §11). This function
+    defaults to 0, the code both compilers must agree on; the commands and `psl.run` default
+    to registry.DEFAULT_OPTIMIZE_LEVEL. Diagnostics are the same at every
+    level (they come from the -O0 code), and so is `inference` (the widths of the -O0 code;
     `unoptimized` holds that code)."""
     sliders = parse_sliders(source)
     result = _compile(source, sliders, lint, optimize)

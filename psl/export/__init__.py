@@ -40,6 +40,13 @@ def build_text(result: CompileResult, target: str, options: Options | None = Non
                source_name: str = "<program>") -> str:
     """The shader text of a compiled program for `target`. A name `check_name` refuses is
     a ValueError; the source name is escaped for the generated comments."""
+    return write_text(build(result), target, options, source_name)
+
+
+def write_text(program: Program, target: str, options: Options | None = None,
+               source_name: str = "<program>") -> str:
+    """build_text for a typed IR already built (`build(result)`), for a caller that needs
+    the IR too (the playground's native mode reads its slider parameters)."""
     options = options or Options()
     entry = _target(target)  # an unknown target is a ValueError naming the choices
     why = check_name(options.name, target)
@@ -49,9 +56,8 @@ def build_text(result: CompileResult, target: str, options: Options | None = Non
     if not source_name.startswith("<"):
         source_name = source_name.replace("\\", "/").rsplit("/", 1)[-1] or source_name
     source_name = comment_text(source_name)
-    program = build(result)
     return entry.writer()(program, options, source_name)
 
 
 __all__ = ["TARGETS", "ExportError", "ExportTarget", "Options", "Program", "build_text", "export",
-           "lower"]
+           "lower", "write_text"]

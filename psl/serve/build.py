@@ -53,24 +53,20 @@ def slider_table(table: SliderTable) -> list[dict[str, object]]:
 
 
 def native_reply(result: CompileResult) -> dict[str, object]:
-    from psl.export import ExportError, Options, build_text
-
-    try:  # with the exact path: the playground shows the VM's pixels, NaN ones included
-        reply: dict[str, object] = {"fragment": build_text(result, "glsl", Options(exact=True))}
-        if result.sliders.sliders:
-            reply["sliders"] = native_sliders(result)
-        return reply
-    except ExportError as exc:
-        return {"error": str(exc)}
-
-
-def native_sliders(result: CompileResult) -> dict[str, str]:
-    """The exported shader's slider uniforms: slider index (as text) -> the uniform's name
-    (psl export makes each named slider a uniform of its own, docs/export.md)."""
+    from psl.export import ExportError, Options, write_text
     from psl.export.ir import build
     from psl.export.sliders import parameters
 
-    return {str(p.index): p.name for p in parameters(build(result))}
+    try:  # with the exact path: the playground shows the VM's pixels, NaN ones included
+        program = build(result)  # once: the text and the slider uniforms' names read it
+        reply: dict[str, object] = {"fragment": write_text(program, "glsl", Options(exact=True))}
+        if result.sliders.sliders:
+            # slider index (as text) -> the export's uniform for it (psl export makes each
+            # named slider a uniform of its own, docs/export.md)
+            reply["sliders"] = {str(p.index): p.name for p in parameters(program)}
+        return reply
+    except ExportError as exc:
+        return {"error": str(exc)}
 
 
 @lru_cache(maxsize=1)
