@@ -461,10 +461,8 @@ def expand(op: int, fields: Sequence[float]) -> list[Instruction]:
             out.append(instruction(Op.CALL, registry.SWIZZLE.id))
         elif t == "S":
             out.append(instruction(Op.SETVAR, n % LIMITS.registers))
-        else:
-            code = {"B": Op.BINOP, "U": Op.UNOP, "C": Op.CALL, "J": Op.CONDJUMP,
-                    "G": Op.JUMP}[t]
-            out.append(instruction(code, n))
+        else:  # B, U, C, J, G: the operand as it is
+            out.append(instruction(registry.FUSED_TOKEN_OPS[t][0], n))
     return out
 
 

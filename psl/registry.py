@@ -199,6 +199,14 @@ FUSED_TOKENS: dict[str, str] = {
     "J": "CONDJUMP, the last step only (field: target slot)",
     "G": "JUMP, the last step only (field: target slot)",
 }
+#: The plain opcodes each step token stands for, in order (a W is its pick's PUSHCONST, then
+#: CALL swizzle): the VMs' fused rows (psl.dialect.fused), psl.bytecode.expand and the
+#: in-world listing (psl.gen.udonsharp) read it.
+FUSED_TOKEN_OPS: dict[str, tuple[Op, ...]] = {
+    "V": (Op.PUSHVAR,), "K": (Op.PUSHCONST,), "W": (Op.PUSHCONST, Op.CALL),
+    "B": (Op.BINOP,), "U": (Op.UNOP,), "C": (Op.CALL,), "S": (Op.SETVAR,),
+    "J": (Op.CONDJUMP,), "G": (Op.JUMP,),
+}
 #: A fused instruction has at most this many steps: its two slots hold the opcode and 7
 #: fields (opcode slot y, z, w, then operand slot x, y, z, w).
 FUSED_MAX_STEPS = 7

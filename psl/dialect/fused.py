@@ -17,18 +17,6 @@ from dataclasses import dataclass
 
 from psl import registry
 
-#: the plain opcode(s) each step letter of registry.FUSED_TOKENS stands for
-_STEP_OPS: dict[str, tuple[registry.Op, ...]] = {
-    "V": (registry.Op.PUSHVAR,),
-    "K": (registry.Op.PUSHCONST,),
-    "W": (registry.Op.PUSHCONST, registry.Op.CALL),
-    "B": (registry.Op.BINOP,),
-    "U": (registry.Op.UNOP,),
-    "C": (registry.Op.CALL,),
-    "S": (registry.Op.SETVAR,),
-    "J": (registry.Op.CONDJUMP,),
-    "G": (registry.Op.JUMP,),
-}
 #: steps a row holds: 4 bits each in a 32-bit word
 MAX_ROW_STEPS = 8
 
@@ -44,14 +32,15 @@ class FusedRow:
 
 def fused_rows() -> list[FusedRow]:
     """The rows of opcodes FUSED_FIRST_OP, FUSED_FIRST_OP + 1, ... in order."""
-    assert set(_STEP_OPS) == set(registry.FUSED_TOKENS), "a step letter without opcodes"
+    assert set(registry.FUSED_TOKEN_OPS) == set(registry.FUSED_TOKENS), \
+        "a step letter without opcodes"
     rows = []
     for k, f in enumerate(registry.FUSED):
         assert f.op == registry.FUSED_FIRST_OP + k, "fused opcodes are consecutive"
         ops: list[int] = []
         wbits = 0
         for t in f.tokens:
-            for op in _STEP_OPS[t]:
+            for op in registry.FUSED_TOKEN_OPS[t]:
                 if t == "W":
                     wbits |= 1 << len(ops)
                 ops.append(int(op))

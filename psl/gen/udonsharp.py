@@ -316,17 +316,14 @@ OPTIMIZE_DEFAULT = registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL >= 1
 SUPERINSTRUCTIONS_DEFAULT = registry.INWORLD_DEFAULT_OPTIMIZE_LEVEL >= 2
 
 
-#: What ListingView lists for each step token of a fused instruction (docs/spec.md §11,
-#: registry.FUSED_TOKENS; psl.bytecode.expand is the reference): the plain opcode and how
-#: its field reads: "number" (an operand), "register" (an operand mod LIMITS.registers),
-#: "constant" (the x of a constant, other lanes absent), "pick" (swizzle lanes, then CALL
-#: swizzle).
-LISTING_TOKEN_STEPS: dict[str, tuple[registry.Op, str]] = {
-    "V": (registry.Op.PUSHVAR, "register"), "K": (registry.Op.PUSHCONST, "constant"),
-    "W": (registry.Op.PUSHCONST, "pick"), "B": (registry.Op.BINOP, "number"),
-    "U": (registry.Op.UNOP, "number"), "C": (registry.Op.CALL, "number"),
-    "S": (registry.Op.SETVAR, "register"), "J": (registry.Op.CONDJUMP, "number"),
-    "G": (registry.Op.JUMP, "number"),
+#: How ListingView reads each step token's field of a fused instruction (docs/spec.md §11,
+#: registry.FUSED_TOKENS; psl.bytecode.expand is the reference; the plain opcode it lists is
+#: the token's first of registry.FUSED_TOKEN_OPS): "number" (an operand), "register" (an
+#: operand mod LIMITS.registers), "constant" (the x of a constant, other lanes absent),
+#: "pick" (swizzle lanes, then CALL swizzle).
+LISTING_TOKEN_FORMS: dict[str, str] = {
+    "V": "register", "K": "constant", "W": "pick", "B": "number", "U": "number",
+    "C": "number", "S": "register", "J": "number", "G": "number",
 }
 LISTING_STEP_FORMS = ("number", "register", "constant", "pick")
 
@@ -334,8 +331,8 @@ LISTING_STEP_FORMS = ("number", "register", "constant", "pick")
 def listing_context() -> dict[str, object]:
     """ListingView's fused tables: per fused opcode (from registry.FUSED_FIRST_OP) its
     mnemonic and its steps as indices into the token table, FUSED_MAX_STEPS per opcode."""
-    assert set(LISTING_TOKEN_STEPS) == set(registry.FUSED_TOKENS)
-    tokens = list(LISTING_TOKEN_STEPS)
+    assert set(LISTING_TOKEN_FORMS) == set(registry.FUSED_TOKENS)
+    tokens = list(LISTING_TOKEN_FORMS)
     ordered = sorted(registry.FUSED, key=lambda f: f.op)
     assert [f.op for f in ordered] == list(range(registry.FUSED_FIRST_OP,
                                                  registry.FUSED_FIRST_OP + len(ordered)))
@@ -347,8 +344,8 @@ def listing_context() -> dict[str, object]:
         "fused_max_steps": registry.FUSED_MAX_STEPS,
         "fused_names": [f.name for f in ordered],
         "fused_steps": steps,
-        "token_ops": [int(LISTING_TOKEN_STEPS[t][0]) for t in tokens],
-        "token_forms": [LISTING_STEP_FORMS.index(LISTING_TOKEN_STEPS[t][1]) for t in tokens],
+        "token_ops": [int(registry.FUSED_TOKEN_OPS[t][0]) for t in tokens],
+        "token_forms": [LISTING_STEP_FORMS.index(LISTING_TOKEN_FORMS[t]) for t in tokens],
         "token_form": {form: k for k, form in enumerate(LISTING_STEP_FORMS)},
         "swizzle_id": registry.SWIZZLE.id,
     }
