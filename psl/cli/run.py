@@ -12,6 +12,7 @@ import click
 import numpy as np
 
 from psl.cli.common import Finite, optimize_option, print_diagnostics, read_source
+from psl.cli.progress import Progress
 from psl.compiler import compile_source
 from psl.registry import LIMITS, RELIEF
 from psl.userfiles import same_file, write_bytes
@@ -255,13 +256,11 @@ def command(file: str, output: str | None, relief_out: str | None, relief_grid: 
     slots = result.program.slots()
     pictures: list[np.ndarray] = []  # GIF: 8-bit frames, a quarter of the float ones
     last: tuple[np.ndarray, Stats] | None = None
-    total = frames * size[0] * size[1]
-    # a bar on a terminal when the work is long enough to wonder (a big size or many frames)
-    show = sys.stderr.isatty() and total * max(1, len(slots)) > 20_000_000
-    with click.progressbar(length=total, label="rendering", file=sys.stderr,
-                           hidden=not show) as bar:
+    # a line on a terminal once the render has run past a moment (psl.cli.progress);
+    # tiles of 16,384 pixels there, so it moves a few times a frame
+    with Progress("rendering", frames * size[0] * size[1]) as bar:
         for img, stats in render_frames(slots, settings, on_tile=bar.update,
-                                        tile=16384 if show else None):
+                                        tile=16384 if bar.live else None):
             if suffix == ".gif":
                 pictures.append(to_picture(img, False))
             last = img, stats
