@@ -25,6 +25,8 @@ Regenerated on purpose, with the reason here, never to make this test pass
   INWORLD_DEFAULT_OPTIMIZE_LEVEL), its Listing lists fused instructions, and spec §10, §11 say so.
 - issue 38's rule (output for people): the exports' header and helper comments name what a
   shader's user has (VM.cginc, the WebGL VM) instead of psl's template and module paths.
+- issue 37: spec §11.4 says a pixel the budget stops at -O2 may stop up to w - 1
+  instructions short of the budget (docs/spec.md only).
 """
 
 from __future__ import annotations
