@@ -64,24 +64,59 @@ def run_batch(job: tuple[str, int, int]) -> dict:
     return out
 
 
-def write_limit_programs(out: Path, count: int = 10) -> None:
+def write_limit_programs(out: Path, count: int = 10, start: int = 30_000) -> None:
     """The `limit` programs of results/udon-cost-limits.md: near the instruction limit or at
-    the stack or register limit, as NAME_K.psl."""
+    the stack or register limit, as NAME_K.psl (NAME_START_K.psl from another start: the
+    held-out set)."""
     from psl.compiler import compile_source
 
     out.mkdir(parents=True, exist_ok=True)
+    tag = "" if start == 30_000 else f"_{start}"
     k = 0
-    for _kind, shape in shapegen.generate_many(40, start=30_000, kinds=["limit"]):
+    for _kind, shape in shapegen.generate_many(40, start=start, kinds=["limit"]):
         result = compile_source(shape.text)
         if not result.ok or result.program is None:
             continue
         deep = {"stack_limit", "register_limit"} & set(shape.tags)
         if len(result.program.instructions) < 10_000 and not deep:
             continue
-        (out / f"{shape.tags[0]}_{k}.psl").write_text(shape.text, encoding="utf-8")
+        (out / f"{shape.tags[0]}{tag}_{k}.psl").write_text(shape.text, encoding="utf-8")
         k += 1
         if k >= count:
             break
+
+
+VARS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def constructed_programs() -> dict[str, str]:
+    """results/udon-cost-limits.md's constructed programs: each stresses one of the in-world
+    optimizer's estimates, at 16,000 characters or the instruction limit."""
+    from tests.test_udonsharp_event_budget import hoist_classes
+
+    def fill(statement, head: str, limit: int = 15_900) -> str:
+        parts, k = [head], 0
+        while sum(map(len, parts)) < limit:
+            parts.append(statement(k))
+            k += 1
+        return "".join(parts)
+
+    init = "".join(f"{c} = uv().x * {i + 1}.5;\n" for i, c in enumerate(VARS))
+    tail = "float4(a, b, c, 1.0)\n"
+    terms = " + ".join(f"sin(uv().y * {k}.25)" for k in range(1, 101))
+    store = lambda k: f"{VARS[k % 26]} = {VARS[(k * 7 + 3) % 26]} * {VARS[(k * 11 + 5) % 26]};\n"  # noqa: E731
+    return {
+        "hoist_classes": hoist_classes(110),
+        "hoist_long": f"fun g() {{ {terms} }}\nz = 0;\n" + "z = z + g();\n" * 22 + "z\n",
+        "var_dense": init + "i = 0;\nwhile (i < 3) {\n" + fill(store, "", 15_300)
+        + "i = i + 1;\n}\n" + tail,
+        "var_dense_flat": fill(store, init) + tail,
+        "calls_dense": fill(lambda k: f"{VARS[k % 26]} = lerp({VARS[(k * 7 + 3) % 26]}, "
+                            f"{VARS[(k * 11 + 5) % 26]}, {VARS[(k * 13 + 1) % 26]});\n", init)
+        + tail,
+        "tiny_blocks": fill(lambda k: f"if ({VARS[k % 26]} < 0.5) "
+                            f"{{ {VARS[(k * 7 + 3) % 26]} = {VARS[k % 26]}; }}\n", init) + tail,
+    }
 
 
 def main() -> None:
@@ -92,10 +127,16 @@ def main() -> None:
     ap.add_argument("--host", type=Path, help="a Host.exe to test instead of the templates'")
     ap.add_argument("--write-limit-programs", type=Path, metavar="DIR",
                     help="write the first 10 large or deep `limit` programs from seed 30000 "
-                         "to DIR (for udon_cost: results/udon-cost-limits.md) and stop")
+                         "to DIR (for udon_cost: results/udon-cost-limits.md), the 12 "
+                         "held-out ones from seed 41000 and the constructed ones, and stop")
     args = ap.parse_args()
     if args.write_limit_programs:
-        write_limit_programs(args.write_limit_programs)
+        out = args.write_limit_programs
+        write_limit_programs(out / "limit")
+        write_limit_programs(out / "held_out", count=12, start=41_000)
+        (out / "constructed").mkdir(parents=True, exist_ok=True)
+        for name, text in constructed_programs().items():
+            (out / "constructed" / f"{name}.psl").write_text(text, encoding="utf-8")
         return
     # the templates the host is built from: the commit now (the campaign runs for long)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
