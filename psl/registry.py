@@ -570,6 +570,7 @@ class SliderFacts:
 
     count: int = 8  # sliders per screen: indices 0..count-1
     marker: str = "@slider"  # follows `//` (spaces between allowed) to make a slider line
+    spaces: str = " \t\r"  # what separates a line's words (the CR of a CRLF line ends one)
     name_chars: int = 24  # the longest label a slider line may give
     # numbers in a slider line: an optional '-', at most int_digits before the point and
     # frac_digits after it, so both compilers compute the same float32 with one exact

@@ -251,3 +251,15 @@ def test_check_stats_run_the_defaults():
     at_defaults = program_stats(src).sampled.pixels[0]
     at_zero = program_stats(src, sliders=(0.0,) * SLIDERS.count).sampled.pixels[0]
     assert at_defaults.hit_jump_limit and at_zero.jumps <= 2
+
+
+def test_words_are_space_separated():
+    """Spec §8.8: `0zoom` and `y-1..2` break the rule (W015, nothing named); '=' may touch
+    the name, as spaces are optional around it."""
+    table = parse_sliders("//@slider 0zoom\n//@slider 1 y-1..2\n//@slider 2 z=0.5\n"
+                          "//@slider 3 w 0..2=1\n")
+    assert [(d.code, d.span.line) for d in table.diagnostics] == [("W015", 1), ("W015", 2)]
+    assert "'0zoom' where the slider's index" in table.diagnostics[0].message
+    assert "'y-1..2' where the slider's name" in table.diagnostics[1].message
+    assert [(s.index, s.name, s.default) for s in table.sliders] == [(2, "z", 0.5),
+                                                                     (3, "w", 1.0)]

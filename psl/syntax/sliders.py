@@ -77,15 +77,18 @@ def _number(text: str, k: int) -> tuple[float | None, int]:
     return (-value if text[k] == "-" else value), j
 
 
+SPACE = SLIDERS.spaces
+
+
 def _skip(text: str, k: int) -> int:
-    while k < len(text) and text[k] in " \t\r":
+    while k < len(text) and text[k] in SPACE:
         k += 1
     return k
 
 
 def _word(text: str, k: int) -> str:
     e = k
-    while e < len(text) and text[e] not in " \t\r":
+    while e < len(text) and text[e] not in SPACE:
         e += 1
     return text[k:e]
 
@@ -102,6 +105,8 @@ def _line(text: str, k: int) -> tuple[int, str, float, float, float | None] | st
     if e - k > 2 or int(text[k:e]) >= SLIDERS.count:
         return (f"names slider {text[k:e]}, past the {SLIDERS.count} sliders a screen has "
                 f"(0-{SLIDERS.count - 1})")
+    if e < len(text) and text[e] not in SPACE:  # `0zoom`: the words are space-separated
+        return f"has {_shown(text, k)} where the slider's index (0-{SLIDERS.count - 1}) belongs"
     index = int(text[k:e])
     k = _skip(text, e)
     e = k
@@ -113,6 +118,9 @@ def _line(text: str, k: int) -> tuple[int, str, float, float, float | None] | st
         return f"has {_shown(text, k)} where the slider's name belongs"
     if e - k > SLIDERS.name_chars:
         return f"gives a name longer than {SLIDERS.name_chars} characters"
+    if e < len(text) and text[e] not in SPACE + "=":  # `y-1..2`: a space before the range
+        return (f"has {_shown(text, k)} where the slider's name belongs (letters, digits "
+                "and _, then a space)")
     name = text[k:e]
     k = _skip(text, e)
     low, high, default = SLIDERS.low, SLIDERS.high, None
@@ -165,7 +173,7 @@ def slider_line_start(line: str) -> int:
     if not line.startswith(m, k):
         return -1
     k += len(m)
-    if k < len(line) and line[k] not in " \t\r":
+    if k < len(line) and line[k] not in SPACE:
         return -1  # `//@sliders`, `//@slider0`: an ordinary comment
     return k
 
