@@ -632,26 +632,6 @@ public static class Host
 
     private static string Json(string s)
     {
-        if (s == null)
-        {
-            return "null";
-        }
-        StringBuilder sb = new StringBuilder("\"");
-        foreach (char ch in s)
-        {
-            if (ch == '"' || ch == '\\')
-            {
-                sb.Append('\\').Append(ch);
-            }
-            else if (ch < 0x20 || ch > 0x7E)
-            {
-                sb.Append("\\u").Append(((int)ch).ToString("x4"));
-            }
-            else
-            {
-                sb.Append(ch);
-            }
-        }
-        return sb.Append('"').ToString();
+        return TestJson.Quote(s);
     }
 }

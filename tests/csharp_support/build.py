@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 STUBS = HERE / "UdonStubs.cs"
 HOST = HERE / "Host.cs"
 PLAYERS = HERE / "Players.cs"  # `Host.exe --players`: sessions of simulated players
+JSON = HERE / "TestJson.cs"  # the hosts' one JSON string writer
 SLOTS = LIMITS.slots  # texels of the program texture
 # Host.cs spells the texture's shape out (it checks what the compiler creates)
 assert (f"TextureWidth = {LIMITS.texture_width};" in HOST.read_text()
@@ -48,7 +49,8 @@ def build(out: Path, files: dict[str, str] | None = None, defines: tuple[str, ..
         sources.append(path)
     exe = out / "Host.exe"
     cmd = ["mcs", "-nologo", "-warnaserror-", "-nowarn:414,169,649,219",
-           "-optimize+", f"-out:{exe}", str(STUBS), str(HOST), str(PLAYERS), *map(str, sources),
+           "-optimize+", f"-out:{exe}", str(STUBS), str(JSON), str(HOST), str(PLAYERS),
+           *map(str, sources),
            *map(str, extra_sources)]
     if defines:
         cmd.append("-define:" + ";".join(defines))

@@ -134,22 +134,6 @@ public static class SlidersDriver
 
     private static string Json(string s)
     {
-        StringBuilder sb = new StringBuilder("\"");
-        foreach (char ch in s ?? "")
-        {
-            if (ch == '"' || ch == '\\')
-            {
-                sb.Append('\\').Append(ch);
-            }
-            else if (ch < 0x20 || ch > 0x7e)
-            {
-                sb.Append("\\u").Append(((int)ch).ToString("x4"));
-            }
-            else
-            {
-                sb.Append(ch);
-            }
-        }
-        return sb.Append('"').ToString();
+        return TestJson.Quote(s ?? "");
     }
 }
