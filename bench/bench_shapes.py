@@ -1,6 +1,6 @@
 """The long differential campaign of the in-world compiler against psl (issue 36; not a
 test): programs from the spec's shapes and limits (tests/shapegen), each compiled by the
-generated C# compiler (mono host, the sliced Update() path) at -O0 and at -O1 and compared
+generated C# compiler (mono host, the sliced Update() path) at -O0, -O1 and -O2 and compared
 byte for byte with psl; any exception counts.
 
     PYTHONPATH=. python bench/bench_shapes.py                  # 20,000 programs, 2 jobs
@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT))
 
+from psl.registry import INWORLD_OPTIMIZE_LEVELS  # noqa: E402
 from tests import shapegen  # noqa: E402
 from tests.csharp_support import build as csbuild  # noqa: E402
 from tests.test_udonsharp_diff import _mismatch, reference  # noqa: E402
@@ -48,10 +49,11 @@ def run_batch(job: tuple[str, int, int]) -> dict:
     for k, ((kind, shape), got) in enumerate(zip(shapes, results, strict=True)):
         out["kinds"][kind] += 1
         out["tags"].update(shape.tags)
-        refs = (reference(shape.text, 0), reference(shape.text, 1))
+        refs = tuple(reference(shape.text, level) for level in INWORLD_OPTIMIZE_LEVELS)
         if refs[0][0] is not None:
             out["compiled"][kind] += 1
-        for level, res in ((0, got), (1, got.optimized)):
+        for level, res in zip(INWORLD_OPTIMIZE_LEVELS, (got, got.optimized, got.fused),
+                              strict=True):
             problems = _mismatch(f"#{start + k} -O{level} {kind}", res, level, refs)
             if res.exception:
                 out["exceptions"][f"O{level}"] += 1
@@ -165,8 +167,10 @@ def main() -> None:
                "seconds": round(seconds), "kinds": dict(sorted(total["kinds"].items())),
                "psl_compiles": dict(sorted(total["compiled"].items())),
                "shapes": dict(sorted(total["tags"].items())),
-               "differences": {f"O{lv}": total["diff"][f"O{lv}"] for lv in (0, 1)},
-               "exceptions": {f"O{lv}": total["exceptions"][f"O{lv}"] for lv in (0, 1)},
+               "differences": {f"O{lv}": total["diff"][f"O{lv}"]
+                               for lv in INWORLD_OPTIMIZE_LEVELS},
+               "exceptions": {f"O{lv}": total["exceptions"][f"O{lv}"]
+                              for lv in INWORLD_OPTIMIZE_LEVELS},
                "examples": total["examples"]}
     print(json.dumps({k: v for k, v in summary.items() if k != "examples"}, indent=1))
     if args.host:
@@ -177,10 +181,10 @@ def main() -> None:
              f"{summary['programs']:,} programs from tests/shapegen (seeds {args.start} to "
              f"{args.start + summary['programs'] - 1}), each compiled by the generated C# "
              f"compiler of commit {summary['templates']} "
-             "under mono at -O0 and at -O1 and compared with psl byte for byte "
+             "under mono at -O0, -O1 and -O2 and compared with psl byte for byte "
              f"(or the same first error); {summary['seconds']:,} s on {args.jobs} jobs.", "",
              "| level | programs | differences | exceptions |", "|---|---|---|---|"]
-    for lv in (0, 1):
+    for lv in INWORLD_OPTIMIZE_LEVELS:
         lines.append(f"| -O{lv} | {summary['programs']:,} | "
                      f"{summary['differences'][f'O{lv}']} | {summary['exceptions'][f'O{lv}']} |")
     lines += ["", "| kind | programs | psl compiles |", "|---|---|---|"]

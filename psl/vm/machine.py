@@ -395,6 +395,17 @@ class Frame:
         self.finish(stop, False, True)
         return [g.subset(np.flatnonzero(~over))]
 
+    @staticmethod
+    def _park(g: Group, pc: int, sp: int, ex: int, mx: int, deep: int) -> int:
+        """Hand step_group's locals to g before anything reads it (a finish, a split, the
+        budget): where it stopped and what it counted since the last hand-over. Returns 0,
+        the counts the loop goes on from."""
+        g.pc, g.sp = pc, sp
+        g.ex += ex
+        g.mx += mx
+        g.deep = max(g.deep, deep)
+        return 0
+
     def step_group(self, g: Group, limit: int) -> list[Group]:
         """Run g until it reaches `limit` (another group's slot index), splits or ends.
         Returns the groups still running."""
@@ -416,33 +427,18 @@ class Frame:
         try:
             while True:
                 if pc >= SLOTS:  # the slot loop ends (`i < LIMITS.slots`)
-                    g.pc, g.sp = pc, sp
-                    g.ex += ex
-                    ex = 0
-                    g.mx += mx
-                    mx = 0
-                    g.deep = deep
+                    ex = mx = self._park(g, pc, sp, ex, mx, deep)
                     self.finish(g, False)
                     return []
                 if pc >= limit:
                     g.pc, g.sp = pc, sp
                     return [g]
                 if ex >= room:
-                    g.pc, g.sp = pc, sp
-                    g.ex += ex
-                    ex = 0
-                    g.mx += mx
-                    mx = 0
-                    g.deep = deep
+                    ex = mx = self._park(g, pc, sp, ex, mx, deep)
                     return self._spent(g)
                 op, data = ops[pc]
                 if op == 0:
-                    g.pc, g.sp = pc, sp
-                    g.ex += ex
-                    ex = 0
-                    g.deep = deep
-                    g.mx += mx
-                    mx = 0
+                    ex = mx = self._park(g, pc, sp, ex, mx, deep)
                     self.finish(g, False)
                     return []
                 if counts is not None:
@@ -456,12 +452,7 @@ class Frame:
                         mx -= mem[pc]
                         if counts is not None:
                             counts[pc] -= m
-                        g.pc, g.sp = pc, sp
-                        g.ex += ex
-                        ex = 0
-                        g.deep = deep
-                        g.mx += mx
-                        mx = 0
+                        ex = mx = self._park(g, pc, sp, ex, mx, deep)
                         return self._spent(g, weight)
                     for sop, sdata in body:
                         sp = _step(sop, sdata, stack, sp, regs, ctx)
@@ -508,55 +499,33 @@ class Frame:
                         regs[reg] = v
                     else:
                         regs[reg] = _assign_lanes(regs.get(reg, zero), v, lanes)
-                elif op == _JUMP:
+                elif op == _JUMP or op == _CONDJUMP:
+                    if op == _CONDJUMP:
+                        sp -= 1
+                        z = (stack[sp % STACK] or zero).a[0] == 0  # NaN does not jump
+                        if z.shape[0] > 1 and z.any() and not z.all():  # the group splits
+                            ex = mx = self._park(g, pc, sp, ex, mx, deep)
+                            taken = g.subset(np.flatnonzero(z))
+                            stay = g.subset(np.flatnonzero(~z))
+                            taken.pc = data
+                            taken.jb += 1
+                            stay.pc = pc + 2
+                            out = [stay]
+                            rest = self._jumped(taken)
+                            out.extend([taken] if rest is None else rest)
+                            return out
+                        if not bool(z[0]):
+                            pc += 2
+                            continue
+                    # a jump, or a conditional jump every pixel of the group takes
                     g.jb += 1
                     pc = data
-                    g.pc, g.sp = pc, sp
-                    g.ex += ex
-                    ex = 0
-                    g.mx += mx
-                    mx = 0
-                    g.deep = max(deep, sp)
+                    ex = mx = self._park(g, pc, sp, ex, mx, deep)
                     rest = self._jumped(g)
                     if rest is not None:
                         return rest
                     room = self.max_steps - g.exmax - g.ex
                     continue
-                elif op == _CONDJUMP:
-                    sp -= 1
-                    c = stack[sp % STACK] or zero
-                    z = c.a[0] == 0  # NaN does not jump
-                    if z.shape[0] == 1 or z.all() or not z.any():
-                        if bool(z[0]):
-                            g.jb += 1
-                            pc = data
-                            g.pc, g.sp = pc, sp
-                            g.ex += ex
-                            ex = 0
-                            g.mx += mx
-                            mx = 0
-                            g.deep = max(deep, sp)
-                            rest = self._jumped(g)
-                            if rest is not None:
-                                return rest
-                            room = self.max_steps - g.exmax - g.ex
-                            continue
-                    else:
-                        g.pc, g.sp = pc, sp
-                        g.ex += ex
-                        ex = 0
-                        g.mx += mx
-                        mx = 0
-                        g.deep = max(deep, sp)
-                        taken = g.subset(np.flatnonzero(z))
-                        stay = g.subset(np.flatnonzero(~z))
-                        taken.pc = data
-                        taken.jb += 1
-                        stay.pc = pc + 2
-                        out = [stay]
-                        rest = self._jumped(taken)
-                        out.extend([taken] if rest is None else rest)
-                        return out
                 # unknown opcodes do nothing
                 if sp > deep:
                     deep = sp
