@@ -164,28 +164,29 @@ class ProgramStats:
     #: the same numbers for the -O0 code, when the program was optimized (SPEC §10)
     unoptimized: ProgramStats | None = None
 
+    def _over_pixels(self, count: str) -> tuple[int, int]:
+        counts = [getattr(p, count) for p in self.sampled.pixels]
+        return min(counts), max(counts)
+
     @property
     def executed(self) -> tuple[int, int]:
         """(min, max) executed instructions over the sample pixels."""
-        counts = [p.instructions for p in self.sampled.pixels]
-        return min(counts), max(counts)
+        return self._over_pixels("instructions")
 
     @property
     def dispatched(self) -> tuple[int, int]:
         """(min, max) dispatched instructions (a fused one once, SPEC §11)."""
-        counts = [p.dispatched for p in self.sampled.pixels]
-        return min(counts), max(counts)
+        return self._over_pixels("dispatched")
 
     @property
     def memory_ops(self) -> tuple[int, int]:
         """(min, max) stack and register memory operations (SPEC §11.4)."""
-        counts = [p.memory_ops for p in self.sampled.pixels]
-        return min(counts), max(counts)
+        return self._over_pixels("memory_ops")
 
     @property
     def jumps(self) -> tuple[int, int]:
-        counts = [p.jumps for p in self.sampled.pixels]
-        return min(counts), max(counts)
+        """(min, max) taken jumps over the sample pixels."""
+        return self._over_pixels("jumps")
 
     @property
     def uniform(self) -> bool:
