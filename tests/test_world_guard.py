@@ -184,3 +184,47 @@ def test_loaders_tell_the_guard_before_they_compile():
     example = scripts["ExampleButton.cs"]
     assert re.search(r"guard\.ProgramChanged\(\);\s*\}\s*if \(compiler != null\)\s*\{\s*"
                      r"compiler\.Compile\(\);", example)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_frame_times_keep_the_guards_promises(host, seed):
+    """Scripted frame times drawn at random (light, in the band, just over, heavy, anything,
+    in runs of 1 to 150 frames), with now and then a new program or "Run anyway": the
+    screen never runs above the ceiling; each program steps at most once up and once down
+    per size (at most 2 x (sizes up to the ceiling - 1) changes) and restarts at 64; it
+    pauses only at 64, and one buffer at most is Realtime, the one shown."""
+    import random
+
+    rng = random.Random(seed)
+    pick = [FAST, str(G.climb_below_s * 0.96), str((G.climb_below_s + G.drop_above_s) / 2),
+            str(G.drop_above_s * 1.04), HEAVY]
+    steps: list[tuple[str, ...]] = [("join", "A", DEFAULT), ("guard", "A")]
+    new_program = [True]  # per guard reading: whether a new program started before it
+    for k in range(60):
+        r = rng.random()
+        if r < 0.08:
+            steps += [("example", "A", (OTHER, DEFAULT)[k % 2]), ("guard", "A")]
+            new_program.append(True)
+        elif r < 0.14:
+            steps += [("anyway", "A"), ("guard", "A")]
+            new_program.append(False)
+        t = rng.choice(pick) if rng.random() < 0.8 else f"{rng.uniform(0.004, 0.3):.4f}"
+        steps += [("frametime", "A", t), ("frames", str(rng.randint(1, 150))), ("guard", "A")]
+        new_program.append(False)
+    states = session(host, *steps)
+    assert len(states) == len(new_program)
+    below = [s for s in SIZES if s <= G.ceiling]
+    changes = 0
+    for s, fresh in zip(states, new_program, strict=True):
+        if fresh:
+            assert s["size"] == SIZES[0] and not s["paused"], s
+            changes = 0
+        else:
+            changes += s["changes"]
+        assert changes <= 2 * (len(below) - 1), states
+        assert s["max"] <= G.ceiling and s["size"] in below
+        if s["paused"]:
+            assert s["size"] == SIZES[0] and "Realtime" not in s["modes"]
+        else:
+            assert s["modes"] == ["Realtime" if size == s["size"] else "OnDemand"
+                                  for size in SIZES]
