@@ -369,3 +369,64 @@ def test_psl_gen_help_names_every_file_it_writes():
         text = " ".join(CliRunner().invoke(gen, [name, "--help"]).output.split())
         missing = [f for f in target.outputs if f not in text]
         assert not missing, (name, missing)
+
+
+#: a 13,462-instruction exact path takes the C++ compiler minutes: the budget's code is
+#: the same at every size
+HOSTILE_TOO_BIG = {"max_size_loop"}
+#: hostile programs export refuses, with the reason it gives (docs/export.md)
+HOSTILE_REJECTED = {"nan_and_inf_flood": "a constant expression computes NaN"}
+
+
+@functools.cache
+def hostile_runner():
+    from tests import hostile
+    from tests.export_support.harness import ExportRunner
+
+    names, programs, rejected = [], [], {}
+    for name, source in sorted(hostile.programs().items()):
+        if name in HOSTILE_TOO_BIG:
+            continue
+        result = compile_source(source)
+        try:
+            programs.append(build(result))
+            names.append(name)
+        except ExportError as exc:
+            rejected[name] = str(exc)
+    return names, ExportRunner(programs, Options(exact=True)), rejected
+
+
+@pytest.mark.parametrize("name", sorted(set(__import__("tests.hostile").hostile.programs())
+                                         - HOSTILE_TOO_BIG))
+def test_exact_export_stops_at_the_work_budget_as_the_vm(name):
+    """Issue 37: an `--exact` export follows the VM's work budget (docs/spec.md §7.2) on the
+    hostile programs (tests/hostile.py): every pixel, the ones the budget or the jump limit
+    stops included, has the VM's colour."""
+    _slang()
+    from tests.hlsl_support.harness import reference_inputs
+
+    names, runner, rejected = hostile_runner()
+    if name in HOSTILE_REJECTED:
+        assert HOSTILE_REJECTED[name] in rejected.get(name, "exported")
+        return
+    assert name in names, rejected.get(name)
+    slots = compile_source(__import__("tests.hostile").hostile.programs()[name]) \
+        .unwrap().slots()
+    frames = [reference_inputs(0, 8, 8)]
+    _, stats = execute(slots, frames[0])
+    out = runner.render_frames(names.index(name), frames)[-1]
+    assert compare(out.image, vm_frames(slots, frames)) == (0.0, 0), \
+        f"{int(stats.spent.sum())} pixels stopped by the budget"
+
+
+def test_hostile_exports_reach_the_budget():
+    """The comparison above is not vacuous: some exported program's pixels are stopped by
+    the work budget in the VM."""
+    from tests import hostile
+    from tests.hlsl_support.harness import reference_inputs
+
+    spent = 0
+    for name in hostile_runner()[0]:
+        slots = compile_source(hostile.programs()[name]).unwrap().slots()
+        spent += int(execute(slots, reference_inputs(0, 8, 8))[1].spent.sum())
+    assert spent > 0
