@@ -117,6 +117,19 @@ def test_exported_glsl_exact_path_renders_as_the_vm(browser, name):
     assert difference(got, vm_frames(result.program.slots(), frames)).max() <= TOLERANCE
 
 
+@pytest.mark.parametrize("name", ["per_pixel_counts", "three_functions_in_a_while"])
+def test_exported_glsl_stops_at_the_work_budget_as_the_vm(browser, name):
+    """Issue 37: with --exact, pixels that reach the VM's work budget run the GLSL exact
+    path (the WebGL VM's interpreter), which stops them where the VM does."""
+    from tests import hostile
+
+    result = compile_source(hostile.programs()[name])
+    frames = [reference_inputs(0, 8, 8)]
+    reference = vm_frames(result.program.slots(), frames)
+    got = render(browser, build_text(result, "glsl", Options(exact=True)), frames)
+    assert difference(got, reference).max() <= TOLERANCE
+
+
 # ------------------------------------------------------------------------- sliders
 def _with_values(glsl: str, result, values: tuple[float, ...]) -> str:
     """The GLSL export with each slider uniform set to values[index]: the page sets the
