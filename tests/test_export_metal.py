@@ -163,6 +163,24 @@ def test_nan_programs_take_the_exact_path() -> None:
     assert differs_without >= 3, differs_without
 
 
+@needs_gxx
+def test_work_budget_as_the_vm() -> None:
+    """Issue 37: programs whose pixels reach the VM's work budget equal the VM with
+    --exact (the exact path counts every instruction) and differ without it."""
+    from tests import hostile
+
+    rows = tuple((name, hostile.programs()[name])
+                 for name in ("per_pixel_counts", "three_functions_in_a_while"))
+    exact, plain = _runner(rows, True), _runner(rows, False)
+    for k, (name, source) in enumerate(rows):
+        frames = _frames(source, (), 8, 8)
+        slots = compile_source(source).program.slots()
+        assert execute(slots, frames[0])[1].spent.any(), name
+        reference = _vm(slots, frames)
+        assert _bad_pixels(exact.render(k, frames), reference)[0] == 0, name
+        assert _bad_pixels(plain.render(k, frames), reference)[0] > 0, name
+
+
 def _generated() -> tuple[tuple[str, str], ...]:
     rows = []
     for seed in range(GENERATED_SEEDS):
