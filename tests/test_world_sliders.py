@@ -53,8 +53,8 @@ def driver(tmp_path_factory) -> Path:
         sources.append(str(out / name))
     exe = out / "Sliders.exe"
     proc = subprocess.run(["mcs", "-nologo", "-warnaserror-", "-nowarn:414,169,649,219,1718",
-                           "-optimize+", f"-out:{exe}", str(csbuild.STUBS), str(csbuild.JSON), str(DRIVER),
-                           *sources], capture_output=True, text=True)
+                           "-optimize+", f"-out:{exe}", str(csbuild.STUBS), str(csbuild.JSON),
+                           str(DRIVER), *sources], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return exe
 
