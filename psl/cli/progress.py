@@ -67,7 +67,7 @@ class Progress:
         self._write(self.line(elapsed))
 
     def line(self, elapsed: float) -> str:
-        """`rendering  42% (3/7 frames) 3 s, about 4 s left`-like text for `elapsed` seconds."""
+        """`rendering  42% 3 s, about 4 s left`: the line after `elapsed` seconds."""
         part = self.done / self.total if self.total > 0 else 0.0
         text = f"{self.label} {part * 100:3.0f}% {_seconds(elapsed)}"
         if 0 < part < 1:
