@@ -12,7 +12,7 @@ apt_get="${PSL_APT_GET:-apt-get}"  # (the tests put a stand-in here)
 # apt-get, waiting while another apt or dpkg holds the package manager's lock (at most
 # PSL_APT_WAIT seconds, 600 by default), then failing with one clear line.
 apt_run() {
-    local deadline=$((SECONDS + ${PSL_APT_WAIT:-600})) out status
+    local start=$SECONDS deadline=$((SECONDS + ${PSL_APT_WAIT:-600})) out status
     while true; do
         status=0
         out=$(DEBIAN_FRONTEND=noninteractive $sudo "$apt_get" -o DPkg::Lock::Timeout=30 "$@" 2>&1) \
@@ -23,7 +23,7 @@ apt_run() {
         fi
         if grep -qiE 'could not get lock|unable to (acquire|lock)|is another process using it' \
                 <<<"$out" && [ "$SECONDS" -lt "$deadline" ]; then
-            echo "tests/run.sh: waiting for the package manager's lock (another apt or dpkg is running)"
+            echo "tests/run.sh: waiting for the package manager's lock (another apt or dpkg is running; $((SECONDS - start)) s so far, at most ${PSL_APT_WAIT:-600} s)"
             sleep "${PSL_APT_RETRY:-10}"
             continue
         fi
