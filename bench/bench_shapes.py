@@ -66,14 +66,17 @@ def run_batch(job: tuple[str, int, int]) -> dict:
     return out
 
 
-def write_limit_programs(out: Path, count: int = 10, start: int = 30_000) -> None:
+LIMIT_START = 30_000  # the first seed of results/udon-cost-limits.md's limit programs
+
+
+def write_limit_programs(out: Path, count: int = 10, start: int = LIMIT_START) -> None:
     """The `limit` programs of results/udon-cost-limits.md: near the instruction limit or at
     the stack or register limit, as NAME_K.psl (NAME_START_K.psl from another start: the
     held-out set)."""
     from psl.compiler import compile_source
 
     out.mkdir(parents=True, exist_ok=True)
-    tag = "" if start == 30_000 else f"_{start}"
+    tag = "" if start == LIMIT_START else f"_{start}"
     k = 0
     for _kind, shape in shapegen.generate_many(40, start=start, kinds=["limit"]):
         result = compile_source(shape.text)
@@ -106,7 +109,10 @@ def constructed_programs() -> dict[str, str]:
     init = "".join(f"{c} = uv().x * {i + 1}.5;\n" for i, c in enumerate(VARS))
     tail = "float4(a, b, c, 1.0)\n"
     terms = " + ".join(f"sin(uv().y * {k}.25)" for k in range(1, 101))
-    store = lambda k: f"{VARS[k % 26]} = {VARS[(k * 7 + 3) % 26]} * {VARS[(k * 11 + 5) % 26]};\n"  # noqa: E731
+
+    def store(k: int) -> str:
+        return f"{VARS[k % 26]} = {VARS[(k * 7 + 3) % 26]} * {VARS[(k * 11 + 5) % 26]};\n"
+
     return {
         "hoist_classes": hoist_classes(110),
         "hoist_long": f"fun g() {{ {terms} }}\nz = 0;\n" + "z = z + g();\n" * 22 + "z\n",

@@ -25,7 +25,7 @@ from psl.export import ExportError, build_text
 from psl.export.ir import build
 from psl.export.text import Options
 from psl.vm import execute
-from tests import progen
+from tests import hostile, progen
 from tests.progen.widths import width_program
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -380,7 +380,6 @@ HOSTILE_REJECTED = {"nan_and_inf_flood": "a constant expression computes NaN"}
 
 @functools.cache
 def hostile_runner():
-    from tests import hostile
     from tests.export_support.harness import ExportRunner
 
     names, programs, rejected = [], [], {}
@@ -396,8 +395,7 @@ def hostile_runner():
     return names, ExportRunner(programs, Options(exact=True)), rejected
 
 
-@pytest.mark.parametrize("name", sorted(set(__import__("tests.hostile").hostile.programs())
-                                         - HOSTILE_TOO_BIG))
+@pytest.mark.parametrize("name", sorted(set(hostile.programs()) - HOSTILE_TOO_BIG))
 def test_exact_export_stops_at_the_work_budget_as_the_vm(name):
     """Issue 37: an `--exact` export follows the VM's work budget (docs/spec.md §7.2) on the
     hostile programs (tests/hostile.py): every pixel, the ones the budget or the jump limit
@@ -410,19 +408,17 @@ def test_exact_export_stops_at_the_work_budget_as_the_vm(name):
         assert HOSTILE_REJECTED[name] in rejected.get(name, "exported")
         return
     assert name in names, rejected.get(name)
-    slots = compile_source(__import__("tests.hostile").hostile.programs()[name]) \
-        .unwrap().slots()
-    frames = [reference_inputs(0, 8, 8)]
-    _, stats = execute(slots, frames[0])
-    out = runner.render_frames(names.index(name), frames)[-1]
-    assert compare(out.image, vm_frames(slots, frames)) == (0.0, 0), \
+    slots = compile_source(hostile.programs()[name]).unwrap().slots()
+    inputs = reference_inputs(0, 8, 8)
+    reference, stats = execute(slots, inputs)
+    out = runner.render_frames(names.index(name), [inputs])[-1]
+    assert compare(out.image, reference) == (0.0, 0), \
         f"{int(stats.spent.sum())} pixels stopped by the budget"
 
 
 def test_hostile_exports_reach_the_budget():
     """The comparison above is not vacuous: some exported program's pixels are stopped by
     the work budget in the VM."""
-    from tests import hostile
     from tests.hlsl_support.harness import reference_inputs
 
     spent = 0
